@@ -1,0 +1,38 @@
+/// A device token (or Live Activity push token): hexadecimal with an even number of digits, kept
+/// lowercase. No length is fixed: device tokens are 64 digits today, Live Activity tokens longer.
+public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
+    /// The token as lowercase hex, as it goes in `/3/device/<token>`.
+    public let hex: String
+
+    /// Parses a hex string in either case. Spaces and angle brackets (as in an old `NSData`
+    /// description, `<a1b2 c3d4>`) are not accepted: pass the digits only.
+    public init(hex text: String) throws(FieldError) {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { throw FieldError(field: "token", message: "is empty; a device token is hexadecimal digits") }
+        if let bad = bytes.firstIndex(where: { Hex.value(of: $0) == nil }) {
+            let character = String(text.utf8.dropFirst(bad).prefix(1)) ?? "?"
+            throw FieldError(
+                field: "token",
+                message: "\(quoted(text)) has '\(character)' at position \(bad + 1); a device token is hexadecimal digits only")
+        }
+        guard bytes.count % 2 == 0 else {
+            throw FieldError(field: "token", message: "\(quoted(text)) has \(bytes.count) hex digits; a device token has an even number")
+        }
+        self.hex = text.lowercased()
+    }
+
+    /// A token from the raw bytes the device handed to the app (`Data` in Swift on the device).
+    public init(bytes: some Sequence<UInt8>) throws(FieldError) {
+        let encoded = Hex.encode(bytes)
+        guard !encoded.isEmpty else { throw FieldError(field: "token", message: "is empty; a device token has at least one byte") }
+        self.hex = encoded
+    }
+
+    /// The raw bytes of the token.
+    public var bytes: [UInt8] { Hex.decode(hex) ?? [] }
+
+    /// The length of tokens that iOS devices hand out today, in hex digits.
+    public static let typicalDeviceLength = 64
+
+    public var description: String { hex }
+}
