@@ -24,6 +24,12 @@ public struct ProviderTokenVerifier: Sendable {
         public let keyID: String
         public let teamID: String
         public let issuedAt: Int
+
+        public init(keyID: String, teamID: String, issuedAt: Int) {
+            self.keyID = keyID
+            self.teamID = teamID
+            self.issuedAt = issuedAt
+        }
     }
 
     /// Tokens older than this are expired (APNs: one hour).
