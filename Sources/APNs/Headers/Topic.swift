@@ -41,3 +41,22 @@ public struct Topic: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { value }
 }
+
+extension Topic {
+    /// Why `bundleID` is not a bundle id an app could have (letters, digits, '-' and '.', no
+    /// push-type suffix), or nil if it is one.
+    public static func bundleIDProblem(_ bundleID: String) -> String? {
+        guard !bundleID.isEmpty else { return "is empty; use the app's bundle id, e.g. com.example.app" }
+        let allowed = bundleID.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+        guard allowed else {
+            return "\(quoted(bundleID)) is not a bundle id: use letters, digits, '-' and '.', e.g. com.example.app"
+        }
+        if let suffix = PushType.knownSuffixes.first(where: { bundleID.hasSuffix($0) }) {
+            return "\(quoted(bundleID)) ends in the push-type suffix '\(suffix)'; give the app's bundle id alone"
+        }
+        return nil
+    }
+}

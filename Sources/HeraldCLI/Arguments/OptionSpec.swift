@@ -1,0 +1,41 @@
+/// One `--name` option a command accepts: a boolean flag, or an option that takes a value.
+public struct OptionSpec: Equatable, Sendable {
+    /// The long name without dashes: `"topic"` for `--topic`.
+    public var name: String
+    /// An optional one-letter alias: `"o"` for `-o`.
+    public var short: Character?
+    /// The placeholder shown in help (`"TOPIC"`); `nil` makes the option a boolean flag.
+    public var valueName: String?
+    /// One line for the help text.
+    public var help: String
+    /// Whether the option may be given more than once; values are kept in order.
+    public var isRepeatable: Bool
+    /// Whether parsing fails when the option is absent.
+    public var isRequired: Bool
+    /// Whether the value is a secret: errors then never echo it.
+    public var isSecret: Bool
+
+    public init(
+        _ name: String,
+        short: Character? = nil,
+        valueName: String? = nil,
+        help: String,
+        isRepeatable: Bool = false,
+        isRequired: Bool = false,
+        isSecret: Bool = false
+    ) {
+        self.name = name
+        self.short = short
+        self.valueName = valueName
+        self.help = help
+        self.isRepeatable = isRepeatable
+        self.isRequired = isRequired
+        self.isSecret = isSecret
+    }
+
+    /// Whether the option is a boolean flag (takes no value).
+    public var isFlag: Bool { valueName == nil }
+
+    /// The spelling used in messages: `--topic`.
+    public var displayName: String { "--" + name }
+}

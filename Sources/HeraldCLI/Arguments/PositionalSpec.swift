@@ -1,0 +1,15 @@
+/// One positional argument a command accepts, such as `FILE`.
+public struct PositionalSpec: Equatable, Sendable {
+    /// The placeholder shown in usage and errors: `"FILE"`.
+    public var name: String
+    /// One line for the help text.
+    public var help: String
+    /// Whether the argument may be left out. Optional positionals follow the required ones.
+    public var isOptional: Bool
+
+    public init(_ name: String, help: String, isOptional: Bool = false) {
+        self.name = name
+        self.help = help
+        self.isOptional = isOptional
+    }
+}

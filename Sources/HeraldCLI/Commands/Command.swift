@@ -1,0 +1,13 @@
+/// What one `herald` invocation asks for: the value `parseCommandLine(_:)` turns arguments into.
+public enum Command: Equatable, Sendable {
+    /// Print help: Herald's overview when `topic` is `nil`, else the help of the command named `topic`.
+    case help(topic: String?)
+    /// Print `heraldVersion`.
+    case version
+    /// Check a payload and its headers.
+    case lint(LintOptions)
+    /// Print a provider authentication token.
+    case jwt(JWTOptions)
+    /// Wrap a payload into a Simulator `.apns` file.
+    case simulatorFile(SimulatorFileOptions)
+}

@@ -1,0 +1,46 @@
+// Herald's commands: each spec paired with the function that turns its parsed arguments into a
+// `Command`. The order here is the order of the top-level help.
+
+extension CommandSpec {
+    /// `herald help [COMMAND]`.
+    public static let help = CommandSpec(
+        name: "help",
+        summary: "Show Herald's help, or one command's.",
+        positionals: [PositionalSpec("COMMAND", help: "The command to explain.", isOptional: true)],
+        examples: ["herald help lint"]
+    )
+
+    /// `herald version`, also spelled `herald --version`.
+    public static let version = CommandSpec(name: "version", summary: "Print Herald's version.")
+
+    /// Every command, in the order the top-level help lists them.
+    public static var heraldCommands: [CommandSpec] { heraldCommandTable.map(\.spec) }
+}
+
+/// One command: what it accepts and how its parsed arguments become a `Command`.
+struct HeraldCommand: Sendable {
+    let spec: CommandSpec
+    let make: @Sendable (ParsedArguments) throws(UsageError) -> Command
+}
+
+let heraldCommandTable: [HeraldCommand] = [
+    HeraldCommand(spec: .lint) { parsed throws(UsageError) in .lint(try LintOptions(parsed)) },
+    HeraldCommand(spec: .jwt) { parsed throws(UsageError) in .jwt(try JWTOptions(parsed)) },
+    HeraldCommand(spec: .simulatorFile) { parsed throws(UsageError) in
+        .simulatorFile(try SimulatorFileOptions(parsed))
+    },
+    HeraldCommand(spec: .help) { parsed throws(UsageError) in
+        guard let topic = parsed.positionals.first else { return .help(topic: nil) }
+        return .help(topic: try heraldCommand(named: topic).spec.name)
+    },
+    HeraldCommand(spec: .version) { _ in .version },
+]
+
+/// The command called `name`; an unknown name throws with the closest command as a suggestion.
+func heraldCommand(named name: String) throws(UsageError) -> HeraldCommand {
+    if let command = heraldCommandTable.first(where: { $0.spec.name == name }) {
+        return command
+    }
+    let names = heraldCommandTable.map(\.spec.name)
+    throw .unknownCommand(name, suggestion: closestMatch(to: name, among: names))
+}

@@ -1,0 +1,35 @@
+/// Exit statuses: 0 ok, 1 the command ran and found errors or failed, 2 the command line was wrong.
+public enum ExitStatus {
+    public static let success: Int32 = 0
+    public static let failure: Int32 = 1
+    public static let usage: Int32 = 2
+}
+
+/// Runs one `herald` invocation: parses `arguments` (without argv[0]), runs the command, returns the
+/// exit status. Errors are printed as one line on standard error; nothing here traps on bad input.
+public func runHerald(_ arguments: [String], context: CommandContext = .system) -> Int32 {
+    let command: Command
+    do {
+        command = try parseCommandLine(arguments)
+    } catch {
+        let name = arguments.first.flatMap { first in CommandSpec.heraldCommands.first { $0.name == first }?.name }
+        let prefix = name.map { "herald \($0)" } ?? "herald"
+        let help = name.map { "herald \($0) --help" } ?? "herald --help"
+        context.standardError("\(prefix): \(error); see '\(help)'\n")
+        return ExitStatus.usage
+    }
+    switch command {
+    case .help(let topic):
+        context.standardOutput(helpText(forTopic: topic))
+        return ExitStatus.success
+    case .version:
+        context.standardOutput("herald \(heraldVersion)\n")
+        return ExitStatus.success
+    case .lint(let options):
+        return LintCommand(options: options, context: context).run()
+    case .jwt(let options):
+        return JWTCommand(options: options, context: context).run()
+    case .simulatorFile(let options):
+        return SimulatorFileCommand(options: options, context: context).run()
+    }
+}

@@ -1,0 +1,60 @@
+import APNs
+
+/// `herald lint`: prints every finding for a payload and its headers; exit 1 if any is an error.
+struct LintCommand {
+    let options: LintOptions
+    let context: CommandContext
+
+    func run() -> Int32 {
+        let payload: [UInt8]
+        do {
+            payload = try context.read(options.input)
+        } catch {
+            context.standardError("herald lint: \(error)\n")
+            return ExitStatus.failure
+        }
+        let destination: LintRequest.Destination =
+            options.simulator ? .simulatorFile : options.broadcast ? .broadcast : .device
+        let report = Linter.lint(LintRequest(
+            payload: payload, pushType: options.pushType, topic: options.topic, priority: options.priority,
+            expiration: options.expiration, collapseID: options.collapseID, apnsID: options.apnsID,
+            token: options.token, destination: destination, now: context.now()))
+        context.standardOutput(options.json ? json(report) : human(report))
+        return report.hasErrors ? ExitStatus.failure : ExitStatus.success
+    }
+
+    private func human(_ report: LintReport) -> String {
+        var lines: [String] = []
+        if report.pushTypeWasInferred, let type = report.pushType {
+            lines.append("note   push type \(type) inferred from the payload; pass --type to set it")
+        }
+        lines += report.findings.map(\.description)
+        let counts = Severity.allCases.map { severity in
+            let count = report.findings(severity).count
+            return "\(count) \(severity.rawValue)\(count == 1 || severity == .info ? "" : "s")"
+        }
+        let size = "payload \(report.payloadSize) of \(report.payloadLimit) bytes"
+        lines.append(report.findings.isEmpty ? "ok: no findings (\(size))" : "\(counts.joined(separator: ", ")) (\(size))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func json(_ report: LintReport) -> String {
+        let findings: [JSONValue] = report.findings.map { finding in
+            var object: JSONObject = JSONObject()
+            object["rule"] = .string(finding.rule.id)
+            object["severity"] = .string(finding.severity.rawValue)
+            object["path"] = .string(finding.path)
+            object["message"] = .string(finding.message)
+            object["fix"] = finding.fix.map(JSONValue.string) ?? .null
+            if let reason = finding.rule.reason { object["apnsReason"] = .string(reason.rawValue) }
+            return .object(object)
+        }
+        var root = JSONObject()
+        root["findings"] = .array(findings)
+        root["pushType"] = report.pushType.map { .string($0.rawValue) } ?? .null
+        root["pushTypeInferred"] = .bool(report.pushTypeWasInferred)
+        root["payloadSize"] = .number(JSONNumber(report.payloadSize))
+        root["payloadLimit"] = .number(JSONNumber(report.payloadLimit))
+        return JSONValue.object(root).encodedString + "\n"
+    }
+}

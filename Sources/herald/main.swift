@@ -1,0 +1,7 @@
+import HeraldCLI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(runHerald(Array(CommandLine.arguments.dropFirst())))
