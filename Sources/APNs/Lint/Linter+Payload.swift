@@ -38,9 +38,12 @@ extension LintContext {
             case .simulatorFile: "simulator files"
             case .device: "\(pushType ?? .alert) pushes"
             }
-        report(
-            .payloadTooLarge, "payload", "the payload is \(size) bytes; \(what) allow at most \(limit)",
-            fix: "remove \(size - limit) bytes: shorten text, move data to your server and fetch it in the app")
+        var fix = "remove \(size - limit) bytes: shorten text, move data to your server and fetch it in the app"
+        if let root {
+            let compact = JSONValue.object(root).encoded().count
+            if compact <= limit { fix = "without whitespace it is \(compact) bytes: send it compact" }
+        }
+        report(.payloadTooLarge, "payload", "the payload is \(size) bytes; \(what) allow at most \(limit)", fix: fix)
     }
 
     mutating func checkStructure() {
