@@ -17,15 +17,24 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // System library: nghttp2 1.52 from Debian's libnghttp2-dev.
+        .systemLibrary(
+            name: "CNghttp2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"])]
+        ),
         // Keys and signatures over OpenSSL: P-256 keys, ES256, SHA-256. No I/O beyond reading key files.
         .target(name: "Keys", dependencies: ["COpenSSL"]),
         // The APNs vocabulary: JSON, payloads, headers, tokens, reasons, lint rules, provider tokens.
         .target(name: "APNs", dependencies: ["Keys"]),
+        // The transport: event loops, TCP, TLS, HTTP/2 sessions (client and server).
+        .target(name: "HTTP2", dependencies: ["COpenSSL", "CNghttp2", "Keys"]),
         // The command line: argument parsing (a pure function) and the commands.
         .target(name: "HeraldCLI", dependencies: ["APNs", "Keys"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
         .testTarget(name: "KeysTests", dependencies: ["Keys"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "Keys"]),
+        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "Keys"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "APNs"]),
     ],
     swiftLanguageModes: [.v6]
