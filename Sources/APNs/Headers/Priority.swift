@@ -8,7 +8,8 @@ public enum Priority: Int, Sendable, Hashable, CaseIterable, CustomStringConvert
     case low = 1
 
     public init(headerValue: String) throws(FieldError) {
-        guard let number = Int(headerValue), let priority = Priority(rawValue: number) else {
+        guard ["10", "5", "1"].contains(headerValue), let number = Int(headerValue), let priority = Priority(rawValue: number)
+        else {
             throw FieldError(field: "apns-priority", message: "\(quoted(headerValue)) is not a priority; use 10, 5 or 1")
         }
         self = priority

@@ -90,7 +90,7 @@ enum APSSchema {
     ]
 
     /// Alert keys current systems no longer read.
-    static let legacyAlertKeys: Set<String> = ["launch-image", "summary-arg", "summary-arg-count", "action-loc-key", "action"]
+    static let legacyAlertKeys: Set<String> = ["summary-arg", "summary-arg-count", "action-loc-key", "action"]
 
     static let sound: [String: ValueKind] = [
         "critical": .integer,

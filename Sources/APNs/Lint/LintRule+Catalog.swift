@@ -97,6 +97,8 @@ extension LintRule {
     // Broadcasts, MDM, simulator files
     public static let broadcastPushType = LintRule(
         "BCAST-PUSH-TYPE", .error, "Broadcasts carry Live Activity pushes only.", reason: .invalidPushType)
+    public static let broadcastMissingPushType = LintRule(
+        "BCAST-MISSING-PUSH-TYPE", .error, "A broadcast names its push type: apns-push-type: liveactivity.", reason: .missingPushType)
     public static let broadcastStart = LintRule("BCAST-START", .error, "A broadcast cannot start a Live Activity.")
     public static let broadcastTopic = LintRule(
         "BCAST-TOPIC", .error, "A broadcast names the bare bundle id, without a push-type suffix.", reason: .topicDisallowed)
@@ -118,6 +120,6 @@ extension LintRule {
         liveActivityEvent, liveActivityTimestamp, liveActivityMilliseconds, liveActivityContentState,
         liveActivityStartAttributes, liveActivityStartAlert, liveActivityStartOnly, liveActivityPushInputs,
         liveActivityDismissal, liveActivitySound, liveActivityKeysElsewhere,
-        broadcastPushType, broadcastStart, broadcastTopic, mdmPushMagic, mdmAPS, simulatorBundle,
+        broadcastPushType, broadcastMissingPushType, broadcastStart, broadcastTopic, mdmPushMagic, mdmAPS, simulatorBundle,
     ]
 }

@@ -126,7 +126,22 @@ extension LintContext {
     }
 
     mutating func checkPriority() {
+        if pushType == .pushtotalk, request.expiration != "0" {
+            report(.pushToTalkExpiration, "apns-expiration",
+                   request.expiration.map { "is \($0); a push-to-talk push is stale at once" } ?? "is missing, so APNs may store the push and deliver it late",
+                   fix: "send apns-expiration: 0")
+        }
+        if pushType == .background, request.priority == nil, !pushTypeWasInferred {
+            report(.backgroundPriority, "apns-priority", "is missing, so APNs assumes 10; background pushes must use priority 5",
+                   fix: "send apns-priority: 5")
+        }
         guard let pushType, let priority else { return }
+        if request.destination == .broadcast {
+            if priority == .low {
+                report(.priority, "apns-priority", "broadcasts use priority 5 or 10, not 1")
+            }
+            return
+        }
         if pushType == .background {
             if priority != .powerConsiderate {
                 report(.backgroundPriority, "apns-priority", "background pushes must use priority 5, not \(priority.rawValue)")

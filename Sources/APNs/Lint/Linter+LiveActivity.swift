@@ -56,6 +56,10 @@ extension LintContext {
     }
 
     mutating func checkDestination() {
+        if request.destination == .broadcast, request.pushType == nil {
+            report(.broadcastMissingPushType, "apns-push-type", "is missing; APNs answers MissingPushType for broadcasts",
+                   fix: "send apns-push-type: liveactivity")
+        }
         if request.destination == .broadcast, let value = request.pushType, pushType != nil, pushType != .liveactivity {
             report(.broadcastPushType, "apns-push-type", "'\(value)' cannot be broadcast; channels carry liveactivity pushes only")
         }

@@ -66,7 +66,7 @@ extension LintContext {
         if let alert = aps["alert"]?.objectValue {
             for member in alert {
                 let path = "aps.alert.\(member.key)"
-                guard let kind = APSSchema.alert[member.key] else {
+                guard let kind = APSSchema.alert[member.key], member.key != "sound" || isLiveActivity else {
                     report(.alertUnknownKey, path, "'\(member.key)' is not an alert key; the device ignores it",
                            fix: "use title, subtitle, body or their -loc-key/-loc-args forms")
                     continue
