@@ -29,12 +29,15 @@ let package = Package(
         .target(name: "APNs", dependencies: ["Keys"]),
         // The transport: event loops, TCP, TLS, HTTP/2 sessions (client and server).
         .target(name: "HTTP2", dependencies: ["COpenSSL", "CNghttp2", "Keys"]),
+        // The provider side: APNs requests and responses, retries, metrics, the connection pool.
+        .target(name: "APNsClient", dependencies: ["APNs", "HTTP2", "Keys"]),
         // The command line: argument parsing (a pure function) and the commands.
-        .target(name: "HeraldCLI", dependencies: ["APNs", "Keys"]),
+        .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Keys"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
         .testTarget(name: "KeysTests", dependencies: ["Keys"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "Keys"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "Keys"]),
+        .testTarget(name: "APNsClientTests", dependencies: ["APNsClient", "APNs"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "APNs"]),
     ],
     swiftLanguageModes: [.v6]

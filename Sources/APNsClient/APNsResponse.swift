@@ -1,0 +1,48 @@
+import APNs
+
+/// A notification APNs accepted.
+public struct APNsResponse: Sendable, Equatable {
+    /// The `apns-id` APNs answered with (the one sent, or one it generated), lowercase.
+    public let apnsID: String
+    /// The sandbox's `apns-unique-id`, for looking the delivery up in Apple's delivery log.
+    public let uniqueID: String?
+
+    public init(apnsID: String, uniqueID: String?) {
+        self.apnsID = apnsID
+        self.uniqueID = uniqueID
+    }
+}
+
+/// Turns an HTTP/2 response into a success or a typed rejection.
+public enum ResponseDecoder {
+    /// Decodes a response from APNs: `status`, the `apns-id` and `apns-unique-id` headers, and the
+    /// JSON body (`{"reason": ..., "timestamp": ...}`) of an error.
+    public static func decode(
+        status: Int, apnsID: String?, uniqueID: String?, body: [UInt8]
+    ) -> Result<APNsResponse, APNsClientError> {
+        if status == 200 {
+            return .success(APNsResponse(apnsID: apnsID?.lowercased() ?? "", uniqueID: uniqueID))
+        }
+        let json = try? JSONValue(parsing: body)
+        let reason: Reason
+        if let text = json?["reason"]?.stringValue, !text.isEmpty {
+            reason = Reason(text)
+        } else {
+            reason = fallbackReason(status: status)
+        }
+        let timestamp = json?["timestamp"]?.intValue ?? json?["timestamp"]?.doubleValue.map { Int($0) }
+        return .failure(.rejected(APNsRejection(
+            status: status, reason: reason, apnsID: apnsID?.lowercased(), uniqueID: uniqueID,
+            timestampMilliseconds: status == 410 ? timestamp : nil)))
+    }
+
+    /// A reason for an error response without a readable body (a proxy's 502, a truncated body).
+    static func fallbackReason(status: Int) -> Reason {
+        switch status {
+        case 429: .tooManyRequests
+        case 500: .internalServerError
+        case 503: .serviceUnavailable
+        default: Reason("HTTP\(status)")
+        }
+    }
+}
