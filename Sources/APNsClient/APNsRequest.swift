@@ -1,0 +1,40 @@
+import APNs
+
+/// The HTTP/2 request for one notification: pseudo-headers and APNs headers in the order sent,
+/// and the payload bytes. Built once per notification; a resend reuses it with the same apns-id.
+public struct APNsRequest: Sendable, Equatable {
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    /// The apns-id sent (generated when the notification has none, so every send can be logged).
+    public let apnsID: String
+
+    public static func == (lhs: APNsRequest, rhs: APNsRequest) -> Bool {
+        lhs.body == rhs.body && lhs.apnsID == rhs.apnsID && lhs.headers.elementsEqual(rhs.headers) { $0 == $1 }
+    }
+
+    /// `authorization` is `bearer <JWT>` for token auth, nil with a client certificate.
+    public init(notification: Notification, authority: String, authorization: String?) {
+        let id = notification.apnsID ?? APNsID.random()
+        var headers: [(name: String, value: String)] = [
+            (":method", "POST"),
+            (":scheme", "https"),
+            (":path", "/3/device/\(notification.token.hex)"),
+            (":authority", authority),
+        ]
+        if let authorization { headers.append(("authorization", authorization)) }
+        headers.append(("apns-push-type", notification.pushType.rawValue))
+        if let topic = notification.topic { headers.append(("apns-topic", topic.value)) }
+        if let priority = notification.priority { headers.append(("apns-priority", priority.headerValue)) }
+        if let expiration = notification.expiration { headers.append(("apns-expiration", expiration.headerValue)) }
+        if let collapseID = notification.collapseID { headers.append(("apns-collapse-id", collapseID.value)) }
+        headers.append(("apns-id", id.value))
+        self.headers = headers
+        self.body = notification.payload.bytes
+        self.apnsID = id.value
+    }
+
+    /// The value of the first header named `name`.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name == name }?.value
+    }
+}
