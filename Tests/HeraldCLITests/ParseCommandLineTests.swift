@@ -111,9 +111,9 @@ struct ParseCommandLineTests {
         (["lint", "a.json", "--", "-"], .unexpectedArgument("-")),
         (["jwt", "--key-id"], .missingValue(option: "--key-id", valueName: "KEY_ID")),
         (["jwt", "--key-id", "--team-id", "T"], .missingValue(option: "--key-id", valueName: "KEY_ID")),
-        (["jwt", "--key-id", "K", "--team-id", "T"], .missingOption("--auth-key")),
-        (["jwt", "--auth-key", "k.p8", "--team-id", "T"], .missingOption("--key-id")),
-        (["jwt", "--auth-key", "k.p8", "--key-id", "K"], .missingOption("--team-id")),
+        (["jwt", "--key-id", "K", "--team-id", "T"], .missingOption("--auth-key (or HERALD_AUTH_KEY)")),
+        (["jwt", "--auth-key", "k.p8", "--team-id", "T"], .missingOption("--key-id (or HERALD_KEY_ID)")),
+        (["jwt", "--auth-key", "k.p8", "--key-id", "K"], .missingOption("--team-id (or HERALD_TEAM_ID)")),
         (["jwt", "--auth-key", "k.p8", "--key-id", "K", "--team-id", "T", "extra"], .unexpectedArgument("extra")),
         (
             ["jwt", "--auth-key", "a.p8", "--auth-key", "b.p8", "--key-id", "K", "--team-id", "T"],
@@ -147,5 +147,31 @@ struct ParseCommandLineTests {
         } catch {
             return error
         }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct EnvironmentTests {
+    @Test func environmentFillsAbsentOptions() throws {
+        let environment = ["HERALD_AUTH_KEY": "k.p8", "HERALD_KEY_ID": "ABC123DEFG", "HERALD_TEAM_ID": "DEF123GHIJ"]
+        #expect(try parseCommandLine(["jwt"], environment: environment)
+            == .jwt(JWTOptions(authKeyPath: "k.p8", keyID: "ABC123DEFG", teamID: "DEF123GHIJ")))
+    }
+
+    @Test func flagsWinOverEnvironment() throws {
+        let environment = ["HERALD_AUTH_KEY": "k.p8", "HERALD_KEY_ID": "ABC123DEFG", "HERALD_TEAM_ID": "DEF123GHIJ"]
+        #expect(try parseCommandLine(["jwt", "--key-id", "ZZZ999ZZZZ"], environment: environment)
+            == .jwt(JWTOptions(authKeyPath: "k.p8", keyID: "ZZZ999ZZZZ", teamID: "DEF123GHIJ")))
+    }
+
+    @Test func emptyVariablesCountAsAbsent() {
+        #expect(throws: UsageError.missingOption("--auth-key (or HERALD_AUTH_KEY)")) {
+            try parseCommandLine(["jwt", "--key-id", "K", "--team-id", "T"], environment: ["HERALD_AUTH_KEY": ""])
+        }
+    }
+
+    @Test func helpNamesTheVariables() {
+        let text = helpText(forTopic: "jwt")
+        #expect(text.contains("HERALD_AUTH_KEY") && text.contains("HERALD_KEY_ID") && text.contains("HERALD_TEAM_ID"))
     }
 }

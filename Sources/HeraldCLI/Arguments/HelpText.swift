@@ -54,6 +54,7 @@ private func optionNotes(_ option: OptionSpec) -> String {
     var notes: [String] = []
     if option.isRequired { notes.append("required") }
     if option.isRepeatable { notes.append("repeatable") }
+    if let variable = option.environmentVariable { notes.append("env \(variable)") }
     return notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
 }
 

@@ -14,6 +14,8 @@ public struct OptionSpec: Equatable, Sendable {
     public var isRequired: Bool
     /// Whether the value is a secret: errors then never echo it.
     public var isSecret: Bool
+    /// An environment variable that gives the value when the option is absent (`HERALD_KEY_ID`).
+    public var environmentVariable: String?
 
     public init(
         _ name: String,
@@ -22,7 +24,8 @@ public struct OptionSpec: Equatable, Sendable {
         help: String,
         isRepeatable: Bool = false,
         isRequired: Bool = false,
-        isSecret: Bool = false
+        isSecret: Bool = false,
+        environmentVariable: String? = nil
     ) {
         self.name = name
         self.short = short
@@ -31,6 +34,7 @@ public struct OptionSpec: Equatable, Sendable {
         self.isRepeatable = isRepeatable
         self.isRequired = isRequired
         self.isSecret = isSecret
+        self.environmentVariable = environmentVariable
     }
 
     /// Whether the option is a boolean flag (takes no value).

@@ -9,8 +9,11 @@
 // `--`, or `-x` naming a known short option), so `--key-id --team-id T` reports the missing value
 // instead of swallowing `--team-id`. Values that look like options can be written `--name=--value`.
 
-/// Parses one command's arguments (everything after the command word) against its spec.
-public func parse(_ arguments: [String], as spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+/// Parses one command's arguments (everything after the command word) against its spec. An option
+/// that is absent takes its value from `environment` when its spec names a variable there.
+public func parse(
+    _ arguments: [String], as spec: CommandSpec, environment: [String: String] = [:]
+) throws(UsageError) -> ParsedArguments {
     if arguments.prefix(while: { $0 != "--" }).contains(where: isHelpOption) {
         return ParsedArguments(isHelpRequested: true)
     }
@@ -50,6 +53,11 @@ public func parse(_ arguments: [String], as spec: CommandSpec) throws(UsageError
                 throw .duplicateOption(option.displayName)
             }
             result.flags.insert(option.name)
+        }
+    }
+    for option in spec.options where option.valueName != nil && result.values[option.name] == nil {
+        if let variable = option.environmentVariable, let value = environment[variable], !value.isEmpty {
+            result.values[option.name] = [value]
         }
     }
     try checkCompleteness(result, against: spec)
@@ -97,6 +105,9 @@ private func checkCompleteness(_ result: ParsedArguments, against spec: CommandS
         throw .missingArgument(positional.name)
     }
     for option in spec.options where option.isRequired && result.values[option.name] == nil {
+        if let variable = option.environmentVariable {
+            throw .missingOption("\(option.displayName) (or \(variable))")
+        }
         throw .missingOption(option.displayName)
     }
 }

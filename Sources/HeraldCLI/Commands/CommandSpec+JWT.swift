@@ -6,9 +6,13 @@ extension CommandSpec {
         options: [
             OptionSpec(
                 "auth-key", valueName: "FILE", help: "The .p8 key from Apple Developer.", isRequired: true,
-                isSecret: true),
-            OptionSpec("key-id", valueName: "KEY_ID", help: "The 10-character ID of that key.", isRequired: true),
-            OptionSpec("team-id", valueName: "TEAM_ID", help: "Your 10-character team ID.", isRequired: true),
+                isSecret: true, environmentVariable: "HERALD_AUTH_KEY"),
+            OptionSpec(
+                "key-id", valueName: "KEY_ID", help: "The 10-character ID of that key.", isRequired: true,
+                environmentVariable: "HERALD_KEY_ID"),
+            OptionSpec(
+                "team-id", valueName: "TEAM_ID", help: "Your 10-character team ID.", isRequired: true,
+                environmentVariable: "HERALD_TEAM_ID"),
             OptionSpec(
                 "issued-at", valueName: "UNIX_TIME", help: "The iat claim, in seconds since 1970 (default: now)."),
         ],

@@ -5,7 +5,7 @@
 // command's `CommandSpec`; `-h`/`--help` anywhere among it asks for that command's help.
 
 /// Turns the arguments (without argv[0]) into the command to run. Pure: reads no files or environment.
-public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
+public func parseCommandLine(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> Command {
     guard let first = arguments.first else { return .help(topic: nil) }
     let command: HeraldCommand
     switch first {
@@ -22,7 +22,7 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Comman
     default:
         command = try heraldCommand(named: first)
     }
-    let parsed = try parse(Array(arguments.dropFirst()), as: command.spec)
+    let parsed = try parse(Array(arguments.dropFirst()), as: command.spec, environment: environment)
     if parsed.isHelpRequested { return .help(topic: command.spec.name) }
     return try command.make(parsed)
 }

@@ -13,12 +13,15 @@ public struct CommandContext: Sendable {
     public var writeFile: @Sendable (String, [UInt8]) throws(InputError) -> Void
     /// The current UNIX time in seconds.
     public var now: @Sendable () -> Int
+    /// Environment variables (`HERALD_*` give option defaults and secrets).
+    public var environment: [String: String]
 
     public init(
         standardOutput: @escaping @Sendable (String) -> Void, standardError: @escaping @Sendable (String) -> Void,
         readStandardInput: @escaping @Sendable () throws(InputError) -> [UInt8],
         readFile: @escaping @Sendable (String) throws(InputError) -> [UInt8],
-        writeFile: @escaping @Sendable (String, [UInt8]) throws(InputError) -> Void, now: @escaping @Sendable () -> Int
+        writeFile: @escaping @Sendable (String, [UInt8]) throws(InputError) -> Void, now: @escaping @Sendable () -> Int,
+        environment: [String: String] = [:]
     ) {
         self.standardOutput = standardOutput
         self.standardError = standardError
@@ -26,6 +29,7 @@ public struct CommandContext: Sendable {
         self.readFile = readFile
         self.writeFile = writeFile
         self.now = now
+        self.environment = environment
     }
 
     /// Reads `path`, or standard input for `-`.
@@ -44,7 +48,8 @@ public struct CommandContext: Sendable {
             var now = timespec()
             clock_gettime(CLOCK_REALTIME, &now)
             return now.tv_sec
-        })
+        },
+        environment: SystemIO.environment())
 }
 
 /// A file or stream that could not be read or written.
@@ -124,6 +129,20 @@ enum SystemIO {
             }
             offset += written
         }
+    }
+
+    /// The process's environment variables.
+    static func environment() -> [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
     }
 
     static func errorText() -> String {

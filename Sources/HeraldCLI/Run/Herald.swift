@@ -10,7 +10,7 @@ public enum ExitStatus {
 public func runHerald(_ arguments: [String], context: CommandContext = .system) -> Int32 {
     let command: Command
     do {
-        command = try parseCommandLine(arguments)
+        command = try parseCommandLine(arguments, environment: context.environment)
     } catch {
         let name = arguments.first.flatMap { first in CommandSpec.heraldCommands.first { $0.name == first }?.name }
         let prefix = name.map { "herald \($0)" } ?? "herald"
