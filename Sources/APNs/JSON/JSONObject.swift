@@ -1,6 +1,7 @@
 /// A JSON object that keeps its members in the order they were written, duplicates included.
 ///
-/// Lookup by key returns the last member with that key, as JavaScript and most JSON parsers do;
+/// Keys match by their exact UTF-8 bytes, not by Unicode canonical equivalence: "é" and "e\u{301}"
+/// are different keys to JSON and to APNs. Lookup by key returns the last member with that key, as JavaScript and most JSON parsers do;
 /// `duplicateKeys` tells which keys were written more than once so a linter can say so.
 public struct JSONObject: Sendable, Hashable, Sequence {
     public struct Member: Sendable, Hashable {
@@ -30,10 +31,10 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// The value of the last member named `key`. Setting replaces every member with that key by one
     /// at the first one's place (or appends it); setting nil removes them.
     public subscript(key: String) -> JSONValue? {
-        get { members.last(where: { $0.key == key })?.value }
+        get { members.last(where: { $0.key.utf8.elementsEqual(key.utf8) })?.value }
         set {
-            let first = members.firstIndex(where: { $0.key == key })
-            members.removeAll(where: { $0.key == key })
+            let first = members.firstIndex(where: { $0.key.utf8.elementsEqual(key.utf8) })
+            members.removeAll(where: { $0.key.utf8.elementsEqual(key.utf8) })
             guard let newValue else { return }
             let member = Member(key: key, value: newValue)
             if let first {
@@ -45,7 +46,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     }
 
     public func contains(key: String) -> Bool {
-        members.contains(where: { $0.key == key })
+        members.contains(where: { $0.key.utf8.elementsEqual(key.utf8) })
     }
 
     /// Appends a member without looking for an existing one (the parser's path).
@@ -55,10 +56,10 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     /// Keys that appear more than once, in the order of their second appearance.
     public var duplicateKeys: [String] {
-        var seen = Set<String>()
+        var seen = Set<[UInt8]>()
         var duplicates: [String] = []
-        for member in members where !seen.insert(member.key).inserted {
-            if !duplicates.contains(member.key) { duplicates.append(member.key) }
+        for member in members where !seen.insert(Array(member.key.utf8)).inserted {
+            if !duplicates.contains(where: { $0.utf8.elementsEqual(member.key.utf8) }) { duplicates.append(member.key) }
         }
         return duplicates
     }

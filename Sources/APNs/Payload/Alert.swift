@@ -19,7 +19,8 @@ public enum Alert: Sendable, Hashable {
 /// (Live Activity alerts allow either for `title` and `body`).
 public enum AlertText: Sendable, Hashable, ExpressibleByStringLiteral {
     case plain(String)
-    case localized(key: String, arguments: [String])
+    /// `{"loc-key": key, "loc-args": arguments}`; nil arguments leave `loc-args` out.
+    case localized(key: String, arguments: [String]?)
 
     public init(stringLiteral value: String) { self = .plain(value) }
 
@@ -153,7 +154,7 @@ extension AlertText {
         }
         let reader = try ObjectReader(json, path: path)
         var key: String?
-        var arguments: [String] = []
+        var arguments: [String]?
         for member in reader.object {
             switch member.key {
             case "loc-key": key = try reader.string(member.key, member.value)
@@ -170,10 +171,9 @@ extension AlertText {
         switch self {
         case .plain(let text): .string(text)
         case .localized(let key, let arguments):
-            .object(JSONObject([
-                .init(key: "loc-key", value: .string(key)),
-                .init(key: "loc-args", value: .array(arguments.map(JSONValue.string))),
-            ]))
+            .object(JSONObject(
+                [.init(key: "loc-key", value: .string(key))]
+                    + (arguments.map { [.init(key: "loc-args", value: .array($0.map(JSONValue.string)))] } ?? [])))
         }
     }
 }

@@ -32,6 +32,9 @@ struct ObjectReader {
 
     func double(_ key: String, _ value: JSONValue) throws(FieldError) -> Double {
         guard let double = value.doubleValue else { throw mismatch(key, value, "a number") }
+        guard double.isFinite else {
+            throw FieldError(field: field(key), message: "\(value.encodedString) is out of range; use a finite number")
+        }
         return double
     }
 
