@@ -4,4 +4,4 @@ import HeraldCLI
 import Glibc
 #endif
 
-exit(runHerald(Array(CommandLine.arguments.dropFirst())))
+exit(await runHerald(Array(CommandLine.arguments.dropFirst())))

@@ -81,7 +81,7 @@ struct ParseCommandLineTests {
         (["lnt", "x"], .unknownCommand("lnt", suggestion: "lint")),
         (["simulator"], .unknownCommand("simulator", suggestion: "simulator-file")),
         (["jtw"], .unknownCommand("jtw", suggestion: "jwt")),
-        (["send"], .unknownCommand("send", suggestion: nil)),
+        (["push"], .unknownCommand("push", suggestion: nil)),
         (["-"], .unknownCommand("-", suggestion: nil)),
         (["help", "lnit"], .unknownCommand("lnit", suggestion: "lint")),
         (["help", "lint", "jwt"], .unexpectedArgument("jwt")),

@@ -4,6 +4,8 @@ public enum Command: Equatable, Sendable {
     case help(topic: String?)
     /// Print `heraldVersion`.
     case version
+    /// Send notifications.
+    case send(SendOptions)
     /// Check a payload and its headers.
     case lint(LintOptions)
     /// Print a provider authentication token.

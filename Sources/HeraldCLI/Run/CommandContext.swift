@@ -1,3 +1,5 @@
+import APNsClient
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,13 +17,27 @@ public struct CommandContext: Sendable {
     public var now: @Sendable () -> Int
     /// Environment variables (`HERALD_*` give option defaults and secrets).
     public var environment: [String: String]
+    /// Opens a file (or `-`, standard input) for reading line by line.
+    public var openLines: @Sendable (String) throws(InputError) -> any LineReader
+    /// Whether standard error is a terminal (progress bars go there only then).
+    public var standardErrorIsTerminal: Bool
+    /// Opens the transport `herald send` sends over (HTTP/2 for real; a fake in tests).
+    public var makeTransport: @Sendable (TransportConfiguration) throws(APNsClientError) -> any APNsTransport
 
     public init(
         standardOutput: @escaping @Sendable (String) -> Void, standardError: @escaping @Sendable (String) -> Void,
         readStandardInput: @escaping @Sendable () throws(InputError) -> [UInt8],
         readFile: @escaping @Sendable (String) throws(InputError) -> [UInt8],
         writeFile: @escaping @Sendable (String, [UInt8]) throws(InputError) -> Void, now: @escaping @Sendable () -> Int,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:],
+        openLines: @escaping @Sendable (String) throws(InputError) -> any LineReader = { (path: String) throws(InputError) in
+            throw InputError("cannot read '\(path)'")
+        },
+        standardErrorIsTerminal: Bool = false,
+        makeTransport: @escaping @Sendable (TransportConfiguration) throws(APNsClientError) -> any APNsTransport = {
+            (_: TransportConfiguration) throws(APNsClientError) -> any APNsTransport in
+            throw .invalidConfiguration("no transport")
+        }
     ) {
         self.standardOutput = standardOutput
         self.standardError = standardError
@@ -30,6 +46,9 @@ public struct CommandContext: Sendable {
         self.writeFile = writeFile
         self.now = now
         self.environment = environment
+        self.openLines = openLines
+        self.standardErrorIsTerminal = standardErrorIsTerminal
+        self.makeTransport = makeTransport
     }
 
     /// Reads `path`, or standard input for `-`.
@@ -49,7 +68,9 @@ public struct CommandContext: Sendable {
             clock_gettime(CLOCK_REALTIME, &now)
             return now.tv_sec
         },
-        environment: SystemIO.environment())
+        environment: SystemIO.environment(),
+        openLines: { (path: String) throws(InputError) -> any LineReader in try FileLineReader.open(path) },
+        standardErrorIsTerminal: isatty(2) == 1)
 }
 
 /// A file or stream that could not be read or written.

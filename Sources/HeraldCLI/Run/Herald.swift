@@ -7,7 +7,7 @@ public enum ExitStatus {
 
 /// Runs one `herald` invocation: parses `arguments` (without argv[0]), runs the command, returns the
 /// exit status. Errors are printed as one line on standard error; nothing here traps on bad input.
-public func runHerald(_ arguments: [String], context: CommandContext = .system) -> Int32 {
+public func runHerald(_ arguments: [String], context: CommandContext = .system) async -> Int32 {
     let command: Command
     do {
         command = try parseCommandLine(arguments, environment: context.environment)
@@ -25,6 +25,8 @@ public func runHerald(_ arguments: [String], context: CommandContext = .system) 
     case .version:
         context.standardOutput("herald \(heraldVersion)\n")
         return ExitStatus.success
+    case .send(let options):
+        return await SendCommand(options: options, context: context).run()
     case .lint(let options):
         return LintCommand(options: options, context: context).run()
     case .jwt(let options):

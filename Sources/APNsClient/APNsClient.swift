@@ -1,0 +1,129 @@
+import APNs
+import Synchronization
+
+/// Sends notifications to APNs.
+///
+/// Thread-safe: share one client across the whole process and call `send` from any task. It keeps
+/// its connections open between sends (APNs treats reconnect storms as abuse); call `shutdown()`
+/// once when done. Every `send` ends exactly once: with a response, or an `APNsClientError`.
+public final class APNsClient: Sendable {
+    /// How requests are authenticated.
+    public enum Credentials: Sendable {
+        /// Token auth: a provider token in every request's authorization header.
+        case token(ProviderTokenCache)
+        /// Certificate auth: the TLS client certificate is the credential; no authorization header.
+        case certificate
+    }
+
+    /// A token APNs says is dead, for the provider's store to prune.
+    public struct PrunableToken: Sendable, Equatable {
+        public let token: DeviceToken
+        public let topic: Topic?
+        public let reason: Reason
+        /// For 410: when APNs last confirmed the token invalid (ms since 1970). Prune only if the
+        /// token was not registered again after this.
+        public let invalidSinceMilliseconds: Int?
+    }
+
+    public let endpoint: APNsEndpoint
+    public let credentials: Credentials
+    public let retryPolicy: RetryPolicy
+    public let requestTimeout: Duration
+    private let transport: any APNsTransport
+    private let onPrunableToken: (@Sendable (PrunableToken) -> Void)?
+    private let recorder = MetricsRecorder()
+
+    /// A client over any transport (tests pass a fake; `APNsClient.http2(...)` builds the real one).
+    public init(
+        endpoint: APNsEndpoint, credentials: Credentials, transport: any APNsTransport,
+        retryPolicy: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(30),
+        onPrunableToken: (@Sendable (PrunableToken) -> Void)? = nil
+    ) {
+        self.endpoint = endpoint
+        self.credentials = credentials
+        self.transport = transport
+        self.retryPolicy = retryPolicy
+        self.requestTimeout = requestTimeout
+        self.onPrunableToken = onPrunableToken
+    }
+
+    /// Sends one notification; resends what the retry policy allows (same apns-id), re-signs the
+    /// provider token once on ExpiredProviderToken.
+    public func send(_ notification: Notification) async throws(APNsClientError) -> APNsResponse {
+        let started = ContinuousClock.now
+        recorder.started()
+        let result = await attempt(notification)
+        let elapsed = ContinuousClock.now - started
+        let microseconds = UInt64(max(0, elapsed.components.seconds)) * 1_000_000
+            + UInt64(max(0, elapsed.components.attoseconds / 1_000_000_000_000))
+        recorder.finished(result, microseconds: microseconds)
+        return try result.get()
+    }
+
+    /// `send`, with the outcome as a value (handy in task groups and result streams).
+    public func result(for notification: Notification) async -> Result<APNsResponse, APNsClientError> {
+        do throws(APNsClientError) {
+            return .success(try await send(notification))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func attempt(_ original: Notification) async -> Result<APNsResponse, APNsClientError> {
+        if original.payload.count > original.payloadLimit {
+            return .failure(.invalidNotification(
+                "the payload is \(original.payload.count) bytes; \(original.pushType) pushes allow at most \(original.payloadLimit)"))
+        }
+        var notification = original
+        if notification.apnsID == nil { notification.apnsID = APNsID.random() }
+        var attempt = 1
+        var resigned = false
+        while true {
+            var token: ProviderToken?
+            if case .token(let cache) = credentials {
+                do {
+                    token = try cache.token()
+                } catch {
+                    return .failure(.providerToken(error))
+                }
+            }
+            let request = APNsRequest(notification: notification, authority: endpoint.authority, authorization: token?.authorization)
+            recorder.wroteRequest()
+            let result = await transport.perform(request, timeout: requestTimeout).flatMap { raw in
+                ResponseDecoder.decode(status: raw.status, apnsID: raw.apnsID, uniqueID: raw.uniqueID, body: raw.body)
+            }
+            guard case .failure(let error) = result else { return result }
+            if error.reason == .expiredProviderToken, !resigned, let token, case .token(let cache) = credentials,
+                (try? cache.refresh(after: token)) != nil
+            {
+                resigned = true
+                recorder.retried()
+                continue
+            }
+            if let delay = retryPolicy.delay(afterAttempt: attempt, failingWith: error, random: { Double.random(in: 0...1) }) {
+                attempt += 1
+                recorder.retried()
+                try? await Task.sleep(for: delay)
+                continue
+            }
+            if case .rejected(let rejection) = error, rejection.reason.prunesToken {
+                onPrunableToken?(PrunableToken(
+                    token: notification.token, topic: notification.topic, reason: rejection.reason,
+                    invalidSinceMilliseconds: rejection.timestampMilliseconds))
+            }
+            return result
+        }
+    }
+
+    /// What the client has done so far.
+    public var metrics: MetricsSnapshot {
+        var snapshot = recorder.snapshot
+        snapshot.connections = transport.connectionCount
+        return snapshot
+    }
+
+    /// Fails pending sends with `.shutDown` and closes the connections.
+    public func shutdown() async {
+        await transport.shutdown()
+    }
+}

@@ -1,0 +1,26 @@
+/// An HTTP/2 response as the transport delivers it: the status, the two APNs headers a client
+/// reads, and the body (empty on success).
+public struct RawResponse: Sendable, Equatable {
+    public var status: Int
+    public var apnsID: String?
+    public var uniqueID: String?
+    public var body: [UInt8]
+
+    public init(status: Int, apnsID: String? = nil, uniqueID: String? = nil, body: [UInt8] = []) {
+        self.status = status
+        self.apnsID = apnsID
+        self.uniqueID = uniqueID
+        self.body = body
+    }
+}
+
+/// What carries requests to APNs: the HTTP/2 connection pool in production, an in-memory fake in
+/// tests. Implementations resolve every call exactly once: a response, or a transport failure
+/// that says whether the request may have reached the server.
+public protocol APNsTransport: Sendable {
+    func perform(_ request: APNsRequest, timeout: Duration) async -> Result<RawResponse, APNsClientError>
+    /// Open connections, for metrics.
+    var connectionCount: Int { get }
+    /// Fails what is pending with `.shutDown` and closes every connection.
+    func shutdown() async
+}

@@ -1,0 +1,126 @@
+import APNs
+import APNsClient
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `herald send --requests`: streams NDJSON requests through the client with bounded concurrency,
+/// in bounded memory whatever the number of lines. Every line is accounted for: sent and
+/// succeeded, sent and failed, or refused before sending (`invalid`).
+struct BulkSend {
+    let options: SendOptions
+    let context: CommandContext
+
+    func run() async -> Int32 {
+        guard case .requests(let path) = options.payload else { return ExitStatus.usage }
+        let reader: any LineReader
+        let client: APNsClient
+        do {
+            reader = try context.openLines(path)
+        } catch {
+            context.standardError("herald send: --requests: \(error)\n")
+            return ExitStatus.failure
+        }
+        do {
+            client = try Sender(options: options, context: context).makeClient(defaultConnections: 4)
+        } catch {
+            context.standardError("herald send: \(error)\n")
+            return ExitStatus.failure
+        }
+        let decoder = BulkRequestDecoder(
+            topic: options.topic, pushType: options.pushType, priority: options.priority,
+            expiration: options.expiration, collapseID: options.collapseID)
+        let printer = ResultPrinter(options: options, context: context)
+        let progress = context.standardErrorIsTerminal && !options.json ? Progress(reader: reader) : nil
+        let started = ContinuousClock.now
+        let limit = options.concurrency ?? 1000
+        var invalid = 0
+        var readError: InputError?
+        await withTaskGroup(of: (Notification, Result<APNsResponse, APNsClientError>).self) { group in
+            var running = 0
+            var number = 0
+            var exhausted = false
+            while !exhausted || running > 0 {
+                while running < limit, !exhausted {
+                    var line: [UInt8]?
+                    do throws(InputError) {
+                        line = try reader.nextLine()
+                    } catch {
+                        readError = error
+                    }
+                    guard let line else {
+                        exhausted = true
+                        break
+                    }
+                    number += 1
+                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                    let notification: Notification
+                    do {
+                        notification = try decoder.decode(line, number: number)
+                    } catch {
+                        invalid += 1
+                        context.standardError("herald send: --requests \(path), \(error)\n")
+                        continue
+                    }
+                    if options.dryRun {
+                        printer.print(notification, .success(APNsResponse(apnsID: notification.apnsID?.value ?? "-", uniqueID: nil)))
+                        continue
+                    }
+                    running += 1
+                    group.addTask { (notification, await client.result(for: notification)) }
+                }
+                if running > 0, let (notification, result) = await group.next() {
+                    running -= 1
+                    printer.print(notification, result)
+                    progress?.update(client.metrics, invalid: invalid, started: started)
+                }
+            }
+        }
+        progress?.finish()
+        var metrics = client.metrics
+        await client.shutdown()
+        if invalid > 0 {
+            metrics.failed += invalid
+            metrics.failedByReason["invalid request line", default: 0] += invalid
+        }
+        let elapsed = ContinuousClock.now - started
+        printer.summary(metrics, elapsedSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        if let readError {
+            context.standardError("herald send: --requests: \(readError); the lines before it were sent\n")
+            return ExitStatus.failure
+        }
+        return metrics.failed == 0 ? ExitStatus.success : ExitStatus.failure
+    }
+}
+
+/// A one-line progress display on standard error (a terminal): done, rate, failures, ETA.
+final class Progress {
+    private let reader: any LineReader
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+
+    init(reader: any LineReader) {
+        self.reader = reader
+    }
+
+    func update(_ metrics: MetricsSnapshot, invalid: Int, started: ContinuousClock.Instant) {
+        let now = ContinuousClock.now
+        guard now - lastDraw >= .milliseconds(200) else { return }
+        lastDraw = now
+        let elapsed = now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let done = metrics.succeeded + metrics.failed
+        let rate = seconds > 0 ? Double(done) / seconds : 0
+        var line = "\r\u{1B}[2K\(done) sent, \(decimal(rate, places: 0))/s, \(metrics.failed + invalid) failed"
+        if let total = reader.totalBytes, total > 0, reader.bytesConsumed > 0 {
+            let fraction = min(1, Double(reader.bytesConsumed) / Double(total))
+            line += ", \(decimal(fraction * 100, places: 0))%"
+            if fraction > 0, fraction < 1 { line += ", ETA \(decimal(seconds / fraction - seconds, places: 0)) s" }
+        }
+        SystemIO.write(fd: 2, line)
+    }
+
+    func finish() {
+        SystemIO.write(fd: 2, "\r\u{1B}[2K")
+    }
+}

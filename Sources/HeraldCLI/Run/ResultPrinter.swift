@@ -1,0 +1,104 @@
+import APNs
+import APNsClient
+
+/// Prints one line per result (`token status apns-id [reason]`, or a JSON object with --json) and
+/// the closing summary: counts by reason and latency percentiles.
+struct ResultPrinter {
+    let options: SendOptions
+    let context: CommandContext
+
+    func print(_ notification: Notification, _ result: Result<APNsResponse, APNsClientError>) {
+        switch result {
+        case .success(let response):
+            if options.quiet { return }
+            if options.json {
+                var object = JSONObject()
+                object["token"] = .string(notification.token.hex)
+                object["status"] = .number(JSONNumber(200))
+                object["apns-id"] = .string(response.apnsID)
+                if let unique = response.uniqueID { object["apns-unique-id"] = .string(unique) }
+                context.standardOutput(JSONValue.object(object).encodedString + "\n")
+            } else {
+                context.standardOutput("\(notification.token.hex) 200 \(response.apnsID)\n")
+            }
+        case .failure(let error):
+            if options.json {
+                var object = JSONObject()
+                object["token"] = .string(notification.token.hex)
+                if case .rejected(let rejection) = error {
+                    object["status"] = .number(JSONNumber(rejection.status))
+                    object["apns-id"] = rejection.apnsID.map(JSONValue.string) ?? .null
+                    object["reason"] = .string(rejection.reason.rawValue)
+                    if let timestamp = rejection.timestampMilliseconds { object["timestamp"] = .number(JSONNumber(timestamp)) }
+                } else {
+                    object["status"] = .null
+                    object["error"] = .string(error.description)
+                }
+                context.standardOutput(JSONValue.object(object).encodedString + "\n")
+            } else if case .rejected(let rejection) = error {
+                context.standardOutput(
+                    "\(notification.token.hex) \(rejection.status) \(rejection.apnsID ?? "-") \(rejection.reason)\n")
+            } else {
+                context.standardOutput("\(notification.token.hex) - - \(error)\n")
+            }
+        }
+    }
+
+    func summary(_ metrics: MetricsSnapshot, elapsedSeconds: Double?) {
+        let total = metrics.succeeded + metrics.failed
+        let latency = metrics.latency
+        if options.json {
+            var object = JSONObject()
+            object["total"] = .number(JSONNumber(total))
+            object["succeeded"] = .number(JSONNumber(metrics.succeeded))
+            object["failed"] = .number(JSONNumber(metrics.failed))
+            object["retried"] = .number(JSONNumber(metrics.retried))
+            object["failedByReason"] = .object(JSONObject(metrics.failedByReason.sorted { $0.key < $1.key }
+                .map { .init(key: $0.key, value: .number(JSONNumber($0.value))) }))
+            object["latencyMicroseconds"] = [
+                "p50": .number(JSONNumber(Int(latency.percentile(0.5)))),
+                "p90": .number(JSONNumber(Int(latency.percentile(0.9)))),
+                "p99": .number(JSONNumber(Int(latency.percentile(0.99)))),
+                "max": .number(JSONNumber(Int(latency.maximumMicroseconds))),
+            ]
+            if let elapsedSeconds { object["seconds"] = .number(JSONNumber(elapsedSeconds) ?? JSONNumber(0)) }
+            context.standardOutput(#"{"summary":"# + JSONValue.object(object).encodedString + "}\n")
+            return
+        }
+        var line = "\(total) sent: \(metrics.succeeded) succeeded, \(metrics.failed) failed"
+        if metrics.retried > 0 { line += ", \(metrics.retried) retried" }
+        if let elapsedSeconds, elapsedSeconds > 0 {
+            line += " in \(decimal(elapsedSeconds, places: 2)) s (\(decimal(Double(total) / elapsedSeconds, places: 0))/s)"
+        }
+        var lines = [line]
+        for (reason, count) in metrics.failedByReason.sorted(by: { $0.value > $1.value }) {
+            lines.append("  \(count) \(reason)")
+        }
+        if latency.count > 0 {
+            lines.append(
+                "latency: p50 \(Self.format(latency.percentile(0.5))), p90 \(Self.format(latency.percentile(0.9))), "
+                    + "p99 \(Self.format(latency.percentile(0.99))), max \(Self.format(latency.maximumMicroseconds))")
+        }
+        context.standardError(lines.joined(separator: "\n") + "\n")
+    }
+
+    static func format(_ microseconds: UInt64) -> String {
+        if microseconds < 1000 { return "\(microseconds) µs" }
+        if microseconds < 1_000_000 { return "\(decimal(Double(microseconds) / 1000, places: 1)) ms" }
+        return "\(decimal(Double(microseconds) / 1_000_000, places: 2)) s"
+    }
+}
+
+/// `value` rounded to `places` decimals, without Foundation.
+func decimal(_ value: Double, places: Int) -> String {
+    guard value.isFinite else { return "-" }
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    let scaled = Int((abs(value) * scale).rounded())
+    let sign = value < 0 && scaled != 0 ? "-" : ""
+    guard places > 0 else { return sign + String(scaled) }
+    let whole = scaled / Int(scale)
+    var fraction = String(scaled % Int(scale))
+    while fraction.count < places { fraction = "0" + fraction }
+    return "\(sign)\(whole).\(fraction)"
+}

@@ -1,0 +1,90 @@
+import APNs
+import APNsClient
+import Keys
+
+/// Builds the client `herald send` uses and sends notifications with bounded concurrency,
+/// printing each result as it comes and a summary at the end.
+struct Sender {
+    let options: SendOptions
+    let context: CommandContext
+
+    static func endpoint(for options: SendOptions) throws(APNsClientError) -> APNsEndpoint {
+        var endpoint: APNsEndpoint =
+            switch options.destination {
+            case .sandbox: .sandbox
+            case .production: .production
+            case .endpoint(let url): try APNsEndpoint(url: url)
+            }
+        if options.alternativePort { endpoint = endpoint.onAlternativePort() }
+        return endpoint
+    }
+
+    /// The client for these options; errors are worded for the user.
+    func makeClient(defaultConnections: Int) throws(APNsClientError) -> APNsClient {
+        let endpoint = try Self.endpoint(for: options)
+        let credentials: APNsClient.Credentials
+        var identity: TransportConfiguration.ClientIdentity?
+        switch options.credentials {
+        case .token(let path, let keyID, let teamID):
+            let key: P256PrivateKey
+            do {
+                key = try P256PrivateKey(pem: String(decoding: try context.read(path), as: UTF8.self))
+            } catch let error as KeysError {
+                throw .invalidConfiguration("--auth-key '\(path)': \(error)")
+            } catch {
+                throw .invalidConfiguration("--auth-key: \(error)")
+            }
+            do {
+                let signer = try ProviderTokenSigner(key: key, keyID: keyID, teamID: teamID)
+                credentials = .token(try ProviderTokenCache(signer: signer, clock: context.now))
+            } catch {
+                throw .providerToken(error)
+            }
+        case .certificate(let path, let keyPath, let password):
+            credentials = .certificate
+            identity = keyPath.map { .pem(certificatePath: path, keyPath: $0, password: password) }
+                ?? .pkcs12(path: path, password: password)
+        }
+        let proxy = options.proxy ?? context.environment["HTTPS_PROXY"] ?? context.environment["https_proxy"]
+        let transport = try context.makeTransport(TransportConfiguration(
+            endpoint: endpoint, caFile: options.caFile, clientIdentity: identity, proxy: proxy,
+            maximumConnections: options.connections ?? defaultConnections))
+        let retries = options.retries ?? 2
+        return APNsClient(
+            endpoint: endpoint, credentials: credentials, transport: transport,
+            retryPolicy: RetryPolicy(maximumAttempts: retries + 1),
+            requestTimeout: .milliseconds(Int64((options.timeoutSeconds ?? 30) * 1000)))
+    }
+
+    func send(_ notifications: [Notification]) async -> Int32 {
+        let client: APNsClient
+        do {
+            client = try makeClient(defaultConnections: 1)
+        } catch {
+            context.standardError("herald send: \(error)\n")
+            return ExitStatus.failure
+        }
+        let printer = ResultPrinter(options: options, context: context)
+        let limit = options.concurrency ?? 1000
+        await withTaskGroup(of: (Notification, Result<APNsResponse, APNsClientError>).self) { group in
+            var next = 0
+            var running = 0
+            while next < notifications.count || running > 0 {
+                while running < limit, next < notifications.count {
+                    let notification = notifications[next]
+                    next += 1
+                    running += 1
+                    group.addTask { (notification, await client.result(for: notification)) }
+                }
+                if let (notification, result) = await group.next() {
+                    running -= 1
+                    printer.print(notification, result)
+                }
+            }
+        }
+        let metrics = client.metrics
+        await client.shutdown()
+        printer.summary(metrics, elapsedSeconds: nil)
+        return metrics.failed == 0 ? ExitStatus.success : ExitStatus.failure
+    }
+}
