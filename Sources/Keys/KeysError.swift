@@ -17,6 +17,16 @@ public struct KeysError: Error, Sendable, Equatable, CustomStringConvertible {
         case malformedSignature(reason: String)
         /// An OpenSSL call failed: `function` is its name, `errors` the drained `ERR_` error queue.
         case openSSLFailure(function: String, errors: [String])
+        /// The input is not a usable X.509 certificate (bad DER, trailing bytes, undecodable validity).
+        case malformedCertificate(reason: String, path: String?)
+        /// The private key is encrypted and no password was given.
+        case passwordRequired(path: String?)
+        /// The password given does not decrypt `item` (a private key or a PKCS#12 bundle). Never holds the password.
+        case wrongPassword(item: String, path: String?)
+        /// The input is not a usable PKCS#12 (.p12) bundle: not DER, no certificate or key, unsupported algorithms.
+        case malformedPKCS12(reason: String, path: String?)
+        /// A certificate to be generated was described wrongly (a bad name, OID, extension or validity).
+        case invalidCertificateRequest(reason: String)
     }
 
     public let kind: Kind
@@ -49,6 +59,26 @@ public struct KeysError: Error, Sendable, Equatable, CustomStringConvertible {
         KeysError(.openSSLFailure(function: function, errors: errors))
     }
 
+    public static func malformedCertificate(_ reason: String, path: String? = nil) -> KeysError {
+        KeysError(.malformedCertificate(reason: reason, path: path))
+    }
+
+    public static func passwordRequired(path: String? = nil) -> KeysError {
+        KeysError(.passwordRequired(path: path))
+    }
+
+    public static func wrongPassword(item: String, path: String? = nil) -> KeysError {
+        KeysError(.wrongPassword(item: item, path: path))
+    }
+
+    public static func malformedPKCS12(_ reason: String, path: String? = nil) -> KeysError {
+        KeysError(.malformedPKCS12(reason: reason, path: path))
+    }
+
+    public static func invalidCertificateRequest(_ reason: String) -> KeysError {
+        KeysError(.invalidCertificateRequest(reason: reason))
+    }
+
     public var description: String {
         switch kind {
         case .fileUnreadable(let path, let reason):
@@ -65,6 +95,16 @@ public struct KeysError: Error, Sendable, Equatable, CustomStringConvertible {
         case .openSSLFailure(let function, let errors):
             let queue = errors.isEmpty ? "no error reported" : errors.joined(separator: "; ")
             return "OpenSSL \(function) failed: \(queue)"
+        case .malformedCertificate(let reason, let path):
+            return "malformed X.509 certificate\(inFile(path)): \(reason)"
+        case .passwordRequired(let path):
+            return "the private key\(inFile(path)) is encrypted; give its password to load it"
+        case .wrongPassword(let item, let path):
+            return "the password given does not decrypt the \(item)\(inFile(path)) (wrong password?)"
+        case .malformedPKCS12(let reason, let path):
+            return "unusable PKCS#12 bundle\(inFile(path)): \(reason)"
+        case .invalidCertificateRequest(let reason):
+            return "cannot generate the certificate: \(reason)"
         }
     }
 
@@ -74,6 +114,10 @@ public struct KeysError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notPEM(let expected, _, let reason): .notPEM(expected: expected, path: path, reason: reason)
         case .encryptedKey: .encryptedKey(path: path)
         case .unsupportedKeyType(let found, _): .unsupportedKeyType(found: found, path: path)
+        case .malformedCertificate(let reason, _): .malformedCertificate(reason, path: path)
+        case .passwordRequired: .passwordRequired(path: path)
+        case .wrongPassword(let item, _): .wrongPassword(item: item, path: path)
+        case .malformedPKCS12(let reason, _): .malformedPKCS12(reason, path: path)
         default: self
         }
     }
@@ -92,6 +136,11 @@ public struct KeysError: Error, Sendable, Equatable, CustomStringConvertible {
             "'-----BEGIN PRIVATE KEY-----' (PKCS#8, Apple .p8) or '-----BEGIN EC PRIVATE KEY-----' (SEC1)"
         case PEMLabel.publicKeyDescription:
             "'-----BEGIN PUBLIC KEY-----' (SubjectPublicKeyInfo)"
+        case PEMLabel.certificateDescription:
+            "'-----BEGIN CERTIFICATE-----' (X.509)"
+        case PEMLabel.anyPrivateKeyDescription:
+            "'-----BEGIN PRIVATE KEY-----' (PKCS#8), '-----BEGIN ENCRYPTED PRIVATE KEY-----',"
+                + " '-----BEGIN RSA PRIVATE KEY-----' (PKCS#1) or '-----BEGIN EC PRIVATE KEY-----' (SEC1)"
         default:
             expected
         }

@@ -4,6 +4,8 @@ import COpenSSL
 enum PEMLabel {
     static let privateKeyDescription = "PEM private key"
     static let publicKeyDescription = "PEM public key"
+    static let certificateDescription = "PEM certificate"
+    static let anyPrivateKeyDescription = "PEM private key (RSA or EC)"
 }
 
 /// PEM input made ready for OpenSSL, and able to say what it holds when OpenSSL cannot read it.
