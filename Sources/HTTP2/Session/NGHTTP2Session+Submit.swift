@@ -119,7 +119,9 @@ extension NGHTTP2Session {
     /// RST_STREAM on an open stream; a client request reset this way is reported as `cancelled`.
     func resetStream(_ streamID: Int32, errorCode: HTTP2ErrorCode) throws(HTTP2Error) {
         let session = try liveSession()
-        guard let index = slot(session, streamID) else { throw HTTP2Error(.streamClosed(streamID: streamID)) }
+        guard let index = slot(session, streamID) ?? (role == .client ? slots.openSlot(streamID: streamID) : nil) else {
+            throw HTTP2Error(.streamClosed(streamID: streamID))
+        }
         if role == .client, slots[index].localReset == nil {
             slots[index].localReset = .cancelled
         }

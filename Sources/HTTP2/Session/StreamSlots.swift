@@ -52,6 +52,12 @@ struct StreamSlots {
         return index
     }
 
+    /// The open slot for `streamID`, by search: for a client request still queued inside nghttp2,
+    /// which has no nghttp2 stream (and so no user data) until its HEADERS are sent.
+    func openSlot(streamID: Int32) -> Int32? {
+        slots.firstIndex { $0.state == .open && $0.streamID == streamID }.map { Int32(truncatingIfNeeded: $0) }
+    }
+
     /// Indexes of every open slot (for closing the session).
     var openIndexes: [Int32] {
         slots.indices.filter { slots[$0].state == .open }.map { Int32(truncatingIfNeeded: $0) }
