@@ -103,6 +103,9 @@ final class SessionPair {
     let server: HTTP2ServerSession
     let clientEvents = ClientRecorder()
     let serverEvents = ServerRecorder()
+    /// Frames the client sent, and frames the server sent.
+    var clientFrames = FrameTally(clientSide: true)
+    var serverFrames = FrameTally(clientSide: false)
     private var toServer: [UInt8] = []
     private var toClient: [UInt8] = []
 
@@ -123,11 +126,13 @@ final class SessionPair {
             toServer.removeAll(keepingCapacity: true)
             client.produceOutput(into: &toServer)
             if !toServer.isEmpty {
+                clientFrames.feed(toServer)
                 try feed(toServer, to: server.receive)
             }
             toClient.removeAll(keepingCapacity: true)
             server.produceOutput(into: &toClient)
             if !toClient.isEmpty {
+                serverFrames.feed(toClient)
                 try feed(toClient, to: client.receive)
             }
             if toServer.isEmpty && toClient.isEmpty {
