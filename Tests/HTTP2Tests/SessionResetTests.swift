@@ -54,6 +54,23 @@ struct SessionResetTests {
         #expect(pair.clientFrames.count(.headers) == 0)
     }
 
+    @Test("resetting a queued request twice stays local (nghttp2 alone would send RST on an idle stream)")
+    func doubleCancelQueued() throws {
+        let pair = try SessionPair(server: HTTP2SessionConfiguration(maxConcurrentStreams: 1))
+        pair.serverEvents.respond = ServerRecorder.echo
+        try pair.pump()
+        try pair.client.submitRequest(headers: requestHeaders(path: "/1"), body: nil, token: 1)
+        let queued = try pair.client.submitRequest(headers: requestHeaders(path: "/2"), body: nil, token: 2)
+        try pair.client.resetStream(queued)
+        try pair.client.resetStream(queued)
+        try pair.pump()
+        #expect(pair.clientFrames.resets.isEmpty)
+        #expect(pair.clientEvents.responses[1]?.status == 200)
+        #expect(pair.clientEvents.failures[2]?.kind == .cancelled)
+        #expect(pair.clientEvents.failures[2]?.isSafeToRetry == true)
+        #expect(pair.server.failure == nil)
+    }
+
     @Test("PING round trip, both directions")
     func ping() throws {
         let pair = try SessionPair()

@@ -117,14 +117,17 @@ extension NGHTTP2Session {
     }
 
     /// RST_STREAM on an open stream; a client request reset this way is reported as `cancelled`.
+    /// Idempotent: a stream this side has already reset is left alone.
     func resetStream(_ streamID: Int32, errorCode: HTTP2ErrorCode) throws(HTTP2Error) {
         let session = try liveSession()
         guard let index = slot(session, streamID) ?? (role == .client ? slots.openSlot(streamID: streamID) : nil) else {
             throw HTTP2Error(.streamClosed(streamID: streamID))
         }
-        if role == .client, slots[index].localReset == nil {
-            slots[index].localReset = .cancelled
-        }
+        // Once is enough. nghttp2 1.52 cancels a request still queued in ob_syn, but a second reset
+        // of it skips the cancelled entry and sends RST_STREAM on an idle stream: a PROTOCOL_ERROR
+        // that takes the whole connection down.
+        guard slots[index].localReset == nil else { return }
+        slots[index].localReset = .cancelled
         let result = nghttp2_submit_rst_stream(session, NGHTTP2.flagNone, streamID, errorCode.rawValue)
         guard result == 0 else { throw HTTP2Error.library("nghttp2_submit_rst_stream", Int(result)) }
     }
