@@ -89,7 +89,7 @@ final class ServerRecorder: HTTP2ServerSessionDelegate {
     }
 
     /// Echo: 200 with the request body and a header naming the path.
-    static func echo(_ session: HTTP2ServerSession, _ request: HTTP2Request) throws {
+    static func echo(_ session: HTTP2ServerSession, _ request: HTTP2Request) throws(HTTP2Error) {
         try session.submitResponse(
             streamID: request.streamID, status: 200,
             headers: [HTTP2Header("x-path", request.path ?? ""), HTTP2Header("content-type", "application/json")],
