@@ -46,9 +46,10 @@ struct StreamSlots {
 
     /// The open slot `userData` names, if it belongs to `streamID`.
     func openSlot(userData: UnsafeMutableRawPointer?, streamID: Int32) -> Int32? {
-        guard let index = Self.index(userData), Int(index) < slots.count else { return nil }
-        let slot = slots[Int(index)]
-        guard slot.state == .open, slot.streamID == streamID else { return nil }
+        // Field by field: copying the slot would retain and release every buffer in it.
+        guard let index = Self.index(userData), Int(index) < slots.count, slots[Int(index)].state == .open,
+            slots[Int(index)].streamID == streamID
+        else { return nil }
         return index
     }
 
