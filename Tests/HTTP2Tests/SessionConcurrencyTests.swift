@@ -42,11 +42,11 @@ struct SessionConcurrencyTests {
             let response = try #require(pair.clientEvents.responses[token])
             #expect(response.status == 200)
             #expect(response.body == Self.body(for: token))
-            #expect(response.headers.first("x-path") == "/3/device/\(token)")
+            #expect(response.headers.value(for: "x-path") == "/3/device/\(token)")
         }
         let first = try #require(pair.serverEvents.requests.first { $0.streamID == streamOf[1] })
         #expect(first.headers.map(\.nameString).prefix(4).allSatisfy { $0.hasPrefix(":") })
-        #expect(first.headers.first("apns-id") == "00000000-0000-0000-0000-1")
+        #expect(first.headers.value(for: "apns-id") == "00000000-0000-0000-0000-1")
         #expect(pair.client.openStreamCount == 0)
         #expect(pair.server.openStreamCount == 0)
         #expect(pair.serverEvents.closed.count == 1000)

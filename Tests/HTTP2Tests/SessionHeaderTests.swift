@@ -21,8 +21,8 @@ struct SessionHeaderTests {
         let request = try #require(pair.serverEvents.requests.first)
         #expect(
             request.headers.map(\.nameString) == [":method", ":scheme", ":path", ":authority", "apns-topic", "apns-id"])
-        #expect(request.headers.first("apns-id") == "abc")
-        #expect(request.headers.values(":path") == ["/3/device/1"])
+        #expect(request.headers.value(for: "apns-id") == "abc")
+        #expect(request.headers.values(for: ":path") == ["/3/device/1"])
         #expect(pair.clientEvents.responses[1]?.status == 200)
     }
 
@@ -66,7 +66,7 @@ struct SessionHeaderTests {
         }
         try pair.pump()
         for request in pair.serverEvents.requests {
-            #expect(request.path == "/" + (request.headers.first("x-token") ?? "?"))
+            #expect(request.path == "/" + (request.headers.value(for: "x-token") ?? "?"))
         }
         #expect(pair.clientEvents.responses.count == 5)
     }
@@ -77,10 +77,10 @@ struct SessionHeaderTests {
             HTTP2Header(":status", "200"), HTTP2Header("apns-id", "A"), HTTP2Header("x", "1"), HTTP2Header("x", "2"),
         ])
         #expect(headers.count == 4)
-        #expect(headers.first("apns-id") == "A")
-        #expect(headers.firstValueBytes("apns-id").map(Array.init) == [UInt8(ascii: "A")])
-        #expect(headers.values("x") == ["1", "2"])
-        #expect(headers.first("missing") == nil)
+        #expect(headers.value(for: "apns-id") == "A")
+        #expect(headers.valueBytes(for: "apns-id").map(Array.init) == [UInt8(ascii: "A")])
+        #expect(headers.values(for: "x") == ["1", "2"])
+        #expect(headers.value(for: "missing") == nil)
         #expect(headers[1] == HTTP2Header("apns-id", "A"))
     }
 }

@@ -35,18 +35,18 @@ public struct HTTP2ReceivedHeaders: Sendable, RandomAccessCollection {
     }
 
     /// The bytes of the first value for `name` (lowercase), without allocating.
-    public func firstValueBytes(_ name: String) -> ArraySlice<UInt8>? {
+    public func valueBytes(for name: String) -> ArraySlice<UInt8>? {
         guard let field = fields.first(where: { matches($0, name) }) else { return nil }
         return bytes[field.valueRange]
     }
 
     /// The first value for `name` (lowercase), decoded as UTF-8.
-    public func first(_ name: String) -> String? {
-        firstValueBytes(name).map { String(decoding: $0, as: UTF8.self) }
+    public func value(for name: String) -> String? {
+        valueBytes(for: name).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Every value for `name`, in order.
-    public func values(_ name: String) -> [String] {
+    public func values(for name: String) -> [String] {
         fields.filter { matches($0, name) }.map { String(decoding: bytes[$0.valueRange], as: UTF8.self) }
     }
 

@@ -17,8 +17,8 @@ public struct HTTP2Request: Sendable {
         self.exceededBodyLimit = exceededBodyLimit
     }
 
-    public var method: String? { headers.first(":method") }
-    public var path: String? { headers.first(":path") }
-    public var authority: String? { headers.first(":authority") }
-    public var scheme: String? { headers.first(":scheme") }
+    public var method: String? { headers.value(for: ":method") }
+    public var path: String? { headers.value(for: ":path") }
+    public var authority: String? { headers.value(for: ":authority") }
+    public var scheme: String? { headers.value(for: ":scheme") }
 }
