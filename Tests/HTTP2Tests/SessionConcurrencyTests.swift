@@ -90,7 +90,8 @@ struct SessionConcurrencyTests {
         pair.serverEvents.respond = ServerRecorder.echo
         try pair.pump()
         for token in UInt64(1)...50 {
-            try pair.client.submitRequest(headers: requestHeaders(path: "/\(token)"), body: Self.body(for: token), token: token)
+            try pair.client.submitRequest(
+                headers: requestHeaders(path: "/\(token)"), body: Self.body(for: token), token: token)
         }
         try pair.pump()
         #expect(pair.clientEvents.responses.count == 50)

@@ -30,7 +30,8 @@ struct SessionFlowControlTests {
         pair.serverEvents.respond = ServerRecorder.echo
         for token in UInt64(1)...8 {
             try pair.client.submitRequest(
-                headers: requestHeaders(path: "/\(token)"), body: patternBody(count: 300_000, seed: token), token: token)
+                headers: requestHeaders(path: "/\(token)"), body: patternBody(count: 300_000, seed: token), token: token
+            )
         }
         try pair.pump()
         #expect(pair.clientEvents.responses.count == 8)

@@ -2,8 +2,16 @@
 /// tests can check what went over the wire (WINDOW_UPDATE, RST_STREAM codes, GOAWAY).
 struct FrameTally {
     enum FrameType: UInt8 {
-        case data = 0x0, headers = 0x1, priority = 0x2, rstStream = 0x3, settings = 0x4, pushPromise = 0x5
-        case ping = 0x6, goAway = 0x7, windowUpdate = 0x8, continuation = 0x9
+        case data = 0x0
+        case headers = 0x1
+        case priority = 0x2
+        case rstStream = 0x3
+        case settings = 0x4
+        case pushPromise = 0x5
+        case ping = 0x6
+        case goAway = 0x7
+        case windowUpdate = 0x8
+        case continuation = 0x9
     }
 
     private var pending: [UInt8] = []

@@ -70,7 +70,9 @@ struct SessionGarbageTests {
             let pair = try SessionPair()
             try pair.client.submitRequest(headers: requestHeaders(path: "/1"), body: [1], token: 1)
             try pair.pump()
-            let garbage = (0..<Int.random(in: 1...600, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let garbage = (0..<Int.random(in: 1...600, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
             _ = Self.feed(garbage, to: pair.client.receive)
             _ = Self.feed(garbage, to: pair.server.receive)
             var sink: [UInt8] = []
@@ -86,7 +88,9 @@ struct SessionGarbageTests {
     func randomFirstBytes() throws {
         var random = SeededRandom(seed: 99)
         for _ in 0..<200 {
-            let garbage = (0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let garbage = (0..<Int.random(in: 0...300, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
             let client = try HTTP2ClientSession()
             let server = try HTTP2ServerSession()
             _ = Self.feed(garbage, to: client.receive)

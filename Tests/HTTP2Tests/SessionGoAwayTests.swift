@@ -7,12 +7,14 @@ struct SessionGoAwayTests {
     func lastStreamID() throws {
         let pair = try SessionPair()
         for token in UInt64(1)...10 {
-            try pair.client.submitRequest(headers: requestHeaders(path: "/\(token)"), body: [UInt8(token)], token: token)
+            try pair.client.submitRequest(
+                headers: requestHeaders(path: "/\(token)"), body: [UInt8(token)], token: token)
         }
         try pair.pump()
         #expect(pair.serverEvents.pending.count == 10)  // streams 1, 3, ..., 19
 
-        try pair.server.submitGoAway(lastStreamID: 9, errorCode: .noError, debugData: Array(#"{"reason":"Shutdown"}"#.utf8))
+        try pair.server.submitGoAway(
+            lastStreamID: 9, errorCode: .noError, debugData: Array(#"{"reason":"Shutdown"}"#.utf8))
         var refusedHere = 0
         for request in pair.serverEvents.pending {
             do {

@@ -13,7 +13,8 @@ struct SessionLimitsTests {
         pair.serverEvents.respond = ServerRecorder.echo
         try pair.pump()
         #expect(pair.client.remoteSettings?.maxHeaderListSize == 16_384)
-        try pair.client.submitRequest(headers: requestHeaders(path: "/big", extra: Self.bulkyHeaders(40)), body: [1], token: 1)
+        try pair.client.submitRequest(
+            headers: requestHeaders(path: "/big", extra: Self.bulkyHeaders(40)), body: [1], token: 1)
         try pair.pump()
         let failure = try #require(pair.clientEvents.failures[1])
         #expect(failure.kind == .reset(.enhanceYourCalm))
@@ -50,8 +51,10 @@ struct SessionLimitsTests {
                 try ServerRecorder.echo(session, request)
             }
         }
-        try pair.client.submitRequest(headers: requestHeaders(path: "/big"), body: patternBody(count: 200_000, seed: 1), token: 1)
-        try pair.client.submitRequest(headers: requestHeaders(path: "/fits"), body: patternBody(count: 4096, seed: 2), token: 2)
+        try pair.client.submitRequest(
+            headers: requestHeaders(path: "/big"), body: patternBody(count: 200_000, seed: 1), token: 1)
+        try pair.client.submitRequest(
+            headers: requestHeaders(path: "/fits"), body: patternBody(count: 4096, seed: 2), token: 2)
         try pair.pump()
 
         let rejected = try #require(pair.serverEvents.requests.first { $0.path == "/big" })
@@ -68,7 +71,8 @@ struct SessionLimitsTests {
     func responseBodyTooLarge() throws {
         let pair = try SessionPair(client: HTTP2SessionConfiguration(maxBodySize: 1000))
         pair.serverEvents.respond = { session, request in
-            try session.submitResponse(streamID: request.streamID, status: 200, body: patternBody(count: 50_000, seed: 1))
+            try session.submitResponse(
+                streamID: request.streamID, status: 200, body: patternBody(count: 50_000, seed: 1))
         }
         let streamID = try pair.client.submitRequest(headers: requestHeaders(path: "/1"), body: nil, token: 1)
         try pair.pump()

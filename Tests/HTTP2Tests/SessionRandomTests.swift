@@ -38,11 +38,13 @@ struct SessionRandomTests {
                     submit()
                 }
             case 2:
-                client.produceOutput(into: &toServer, maxBytes: toServer.count + Int.random(in: 1...40_000, using: &random))
+                client.produceOutput(
+                    into: &toServer, maxBytes: toServer.count + Int.random(in: 1...40_000, using: &random))
             case 3:
                 try deliver(&toServer, to: server.receive)
             case 4:
-                server.produceOutput(into: &toClient, maxBytes: toClient.count + Int.random(in: 1...40_000, using: &random))
+                server.produceOutput(
+                    into: &toClient, maxBytes: toClient.count + Int.random(in: 1...40_000, using: &random))
             case 5:
                 try deliver(&toClient, to: client.receive)
             case 6, 7:
@@ -81,7 +83,8 @@ struct SessionRandomTests {
 
         func serverActs() {
             guard !serverEvents.pending.isEmpty else { return }
-            let request = serverEvents.pending.remove(at: Int.random(in: 0..<serverEvents.pending.count, using: &random))
+            let request = serverEvents.pending.remove(
+                at: Int.random(in: 0..<serverEvents.pending.count, using: &random))
             let roll = random.next() % 100
             do throws(HTTP2Error) {
                 if roll < 75 {

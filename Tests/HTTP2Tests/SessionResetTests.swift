@@ -112,7 +112,8 @@ struct SessionResetTests {
         pair.serverEvents.respond = ServerRecorder.echo
         pair.clientEvents.onReport = { session, token in
             if token < 5 {
-                _ = try? session.submitRequest(headers: requestHeaders(path: "/\(token + 1)"), body: nil, token: token + 1)
+                _ = try? session.submitRequest(
+                    headers: requestHeaders(path: "/\(token + 1)"), body: nil, token: token + 1)
             } else if token == 5 {
                 _ = try? session.submitRequest(headers: requestHeaders(path: "/6"), body: nil, token: 6)
                 session.close()

@@ -46,7 +46,8 @@ public final class HTTP2ServerSession {
         streamID: Int32, status: Int, headerBlock: HTTP2HeaderBlock?, extraHeaders: HTTP2HeaderBuffer? = nil,
         body: [UInt8]?
     ) throws(HTTP2Error) {
-        try engine.submitResponse(streamID: streamID, status: status, block: headerBlock, buffer: extraHeaders, body: body)
+        try engine.submitResponse(
+            streamID: streamID, status: status, block: headerBlock, buffer: extraHeaders, body: body)
     }
 
     /// Queues a response from a plain header list (validated; allocates).

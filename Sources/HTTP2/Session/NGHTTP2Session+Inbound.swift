@@ -94,7 +94,9 @@ extension NGHTTP2Session {
             events.append(.settings(remoteSettings(session)))
         case NGHTTP2.frameGoAway:
             let goAway = frame.pointee.goaway
-            let debugData = goAway.opaque_data.map { Array(UnsafeBufferPointer(start: $0, count: goAway.opaque_data_len)) }
+            let debugData = goAway.opaque_data.map {
+                Array(UnsafeBufferPointer(start: $0, count: goAway.opaque_data_len))
+            }
             events.append(
                 .goAway(
                     HTTP2GoAway(

@@ -22,7 +22,8 @@ extension NGHTTP2Session {
         }
         let streamID = withFields(block: block, buffer: buffer, status: nil) { fields, count in
             guard hasBody else { return nghttp2_submit_request(session, nil, fields, count, nil, userData) }
-            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: userData), read_callback: readOutgoingBody)
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: userData), read_callback: readOutgoingBody)
             return nghttp2_submit_request(session, nil, fields, count, &provider, userData)
         }
         guard streamID > 0 else {
@@ -55,7 +56,8 @@ extension NGHTTP2Session {
         let userData = StreamSlots.userData(index)
         let result = withFields(block: block, buffer: buffer, status: status) { fields, count in
             guard hasBody else { return nghttp2_submit_response(session, streamID, fields, count, nil) }
-            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: userData), read_callback: readOutgoingBody)
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: userData), read_callback: readOutgoingBody)
             return nghttp2_submit_response(session, streamID, fields, count, &provider)
         }
         guard result == 0 else {
