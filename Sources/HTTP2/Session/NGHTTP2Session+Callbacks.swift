@@ -2,7 +2,8 @@ import CNghttp2
 
 // nghttp2's callbacks: top-level C functions that recover the session from user_data (unretained:
 // the session outlives its nghttp2_session) and forward to NGHTTP2Session+Inbound.swift. They never
-// throw; a handler that must stop nghttp2 records why and returns NGHTTP2_ERR_CALLBACK_FAILURE.
+// throw: they return 0, NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE to reset one stream, or
+// NGHTTP2_ERR_CALLBACK_FAILURE (fatal to the session) only if nghttp2 passes NULL where it promised not to.
 
 /// The callback table, built once and shared: nghttp2_session_*_new copies it into each session.
 enum NGHTTP2Callbacks {

@@ -23,7 +23,8 @@ import CNghttp2
 //   the public session delivers events after mem_recv/mem_send return, so delegates may call back in.
 // - A client token is reported from one place, the close of its slot: on_stream_close, or close()
 //   for streams nghttp2 never closed (it does not call back when the session is deleted).
-// - Nothing throws across C: a callback records an error and returns NGHTTP2_ERR_CALLBACK_FAILURE.
+// - Nothing throws across C. Callbacks fail (NGHTTP2_ERR_CALLBACK_FAILURE, which makes mem_recv or
+//   mem_send fail and the session dead) only when nghttp2 hands them NULL; limits reset one stream.
 // - mem_send output is copied at once (its pointer dies at the next call).
 // - nghttp2 reports most protocol errors by queueing GOAWAY, not by failing mem_recv; `receive`
 //   drains mem_send into `staged` so it sees that GOAWAY (on_frame_send) and can throw.
@@ -56,8 +57,6 @@ final class NGHTTP2Session {
     var localGoAwaysPending = 0
     /// nghttp2's last error message (error_callback2), for a GOAWAY that carries no reason.
     var lastLibraryMessage = ""
-    /// Set by a callback just before it returns NGHTTP2_ERR_CALLBACK_FAILURE.
-    var callbackError: HTTP2Error?
     /// Reused nghttp2_nv array for submits, and ":status" plus three digits for responses.
     var fieldScratch = UnsafeMutablePointer<nghttp2_nv>.allocate(capacity: 16)
     var fieldCapacity = 16
@@ -143,7 +142,7 @@ final class NGHTTP2Session {
         while offset < bytes.count {
             let consumed = nghttp2_session_mem_recv(session, base + offset, bytes.count - offset)
             if consumed < 0 {
-                let error = callbackError ?? HTTP2Error.library("nghttp2_session_mem_recv", consumed)
+                let error = HTTP2Error.library("nghttp2_session_mem_recv", consumed)
                 fail(error, fatal: true)
                 throw error
             }
@@ -173,7 +172,7 @@ final class NGHTTP2Session {
             var data: UnsafePointer<UInt8>?
             let count = nghttp2_session_mem_send(session, &data)
             if count < 0 {
-                fail(callbackError ?? HTTP2Error.library("nghttp2_session_mem_send", count), fatal: true)
+                fail(HTTP2Error.library("nghttp2_session_mem_send", count), fatal: true)
                 return
             }
             guard count > 0, let data else { return }
