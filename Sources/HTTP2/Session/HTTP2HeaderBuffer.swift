@@ -1,0 +1,71 @@
+/// A reusable list of headers that change per request or response (`:path`, `apns-id`, ...).
+///
+/// Keep one per connection, `removeAll()` it before each request and append the changing fields:
+/// after the first few requests it allocates nothing. nghttp2 copies these fields when the request is
+/// submitted, so the buffer can be reused at once. Values are not validated here (that would cost
+/// on every request); build them from validated input.
+public struct HTTP2HeaderBuffer: Sendable {
+    struct Entry: Sendable {
+        var start: Int
+        var nameCount: Int
+        var valueCount: Int
+        var neverIndex: Bool
+        var isPseudo: Bool
+    }
+
+    private(set) var bytes: [UInt8] = []
+    private(set) var entries: [Entry] = []
+    private(set) var pseudoCount = 0
+
+    public init() {}
+
+    public init(_ headers: [HTTP2Header]) {
+        for header in headers {
+            append(name: header.name, value: header.value, neverIndex: header.neverIndex)
+        }
+    }
+
+    public var count: Int { entries.count }
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Empties the buffer, keeping its storage for the next request.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
+        pseudoCount = 0
+    }
+
+    public mutating func append(_ name: String, _ value: String, neverIndex: Bool = false) {
+        append(name: name.utf8, value: value.utf8, neverIndex: neverIndex)
+    }
+
+    public mutating func append(_ header: HTTP2Header) {
+        append(name: header.name, value: header.value, neverIndex: header.neverIndex)
+    }
+
+    public mutating func append(
+        name: some Collection<UInt8>, value: some Collection<UInt8>, neverIndex: Bool = false
+    ) {
+        let start = bytes.count
+        bytes.append(contentsOf: name)
+        let nameCount = bytes.count - start
+        bytes.append(contentsOf: value)
+        let isPseudo = name.first == UInt8(ascii: ":")
+        entries.append(
+            Entry(
+                start: start, nameCount: nameCount, valueCount: bytes.count - start - nameCount,
+                neverIndex: neverIndex, isPseudo: isPseudo))
+        if isPseudo { pseudoCount += 1 }
+    }
+
+    /// The fields as ``HTTP2Header`` values (allocates; for tests and diagnostics).
+    public var headers: [HTTP2Header] {
+        entries.map { entry in
+            let nameEnd = entry.start + entry.nameCount
+            return HTTP2Header(
+                name: Array(bytes[entry.start..<nameEnd]),
+                value: Array(bytes[nameEnd..<nameEnd + entry.valueCount]),
+                neverIndex: entry.neverIndex)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// The header fields of a received request or response, in arrival order, pseudo-headers included.
+///
+/// All names and values sit in one byte array with an index beside it: receiving a header costs no
+/// allocation of its own, and looking one up by name compares bytes. Trailers, if any, follow.
+public struct HTTP2ReceivedHeaders: Sendable, RandomAccessCollection {
+    struct Field: Sendable {
+        var start: UInt32
+        var nameCount: UInt32
+        var valueCount: UInt32
+
+        var nameRange: Range<Int> { Int(start)..<Int(start + nameCount) }
+        var valueRange: Range<Int> { Int(start + nameCount)..<Int(start + nameCount + valueCount) }
+    }
+
+    private(set) var bytes: [UInt8] = []
+    private(set) var fields: [Field] = []
+
+    public init() {}
+
+    public init(_ headers: [HTTP2Header]) {
+        for header in headers {
+            header.name.withUnsafeBufferPointer { name in
+                header.value.withUnsafeBufferPointer { value in append(name: name, value: value) }
+            }
+        }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { fields.count }
+
+    /// The field at `position` (allocates its name and value).
+    public subscript(position: Int) -> HTTP2Header {
+        let field = fields[position]
+        return HTTP2Header(name: Array(bytes[field.nameRange]), value: Array(bytes[field.valueRange]))
+    }
+
+    /// The bytes of the first value for `name` (lowercase), without allocating.
+    public func valueBytes(for name: String) -> ArraySlice<UInt8>? {
+        guard let field = fields.first(where: { matches($0, name) }) else { return nil }
+        return bytes[field.valueRange]
+    }
+
+    /// The first value for `name` (lowercase), decoded as UTF-8.
+    public func value(for name: String) -> String? {
+        valueBytes(for: name).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Every value for `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { matches($0, name) }.map { String(decoding: bytes[$0.valueRange], as: UTF8.self) }
+    }
+
+    private func matches(_ field: Field, _ name: String) -> Bool {
+        Int(field.nameCount) == name.utf8.count && bytes[field.nameRange].elementsEqual(name.utf8)
+    }
+
+    mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        let start = UInt32(truncatingIfNeeded: bytes.count)
+        bytes.append(contentsOf: name)
+        bytes.append(contentsOf: value)
+        fields.append(
+            Field(
+                start: start, nameCount: UInt32(truncatingIfNeeded: name.count),
+                valueCount: UInt32(truncatingIfNeeded: value.count)))
+    }
+
+    /// Empties the list, keeping storage unless it grew past `keepingAtMost` bytes.
+    mutating func reset(keepingAtMost limit: Int) {
+        if bytes.capacity > limit {
+            bytes = []
+            fields = []
+        } else {
+            bytes.removeAll(keepingCapacity: true)
+            fields.removeAll(keepingCapacity: true)
+        }
+    }
+}

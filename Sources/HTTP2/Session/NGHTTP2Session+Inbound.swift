@@ -1,0 +1,198 @@
+import CNghttp2
+
+// What the callbacks do. Each runs inside mem_recv or mem_send: it fills slots and records events,
+// may submit frames (RST_STREAM), and never calls mem_recv/mem_send or the delegate.
+
+extension NGHTTP2Session {
+    /// The open slot nghttp2 associates with `streamID`, if any.
+    func slot(_ session: OpaquePointer, _ streamID: Int32) -> Int32? {
+        slots.openSlot(userData: nghttp2_session_get_stream_user_data(session, streamID), streamID: streamID)
+    }
+
+    func beginHeaders(_ session: OpaquePointer, _ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        guard role == .server, frame.pointee.hd.type == NGHTTP2.frameHeaders,
+            frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST
+        else { return 0 }
+        let streamID = frame.pointee.hd.stream_id
+        let index = slots.acquire()
+        slots[index].streamID = streamID
+        guard nghttp2_session_set_stream_user_data(session, streamID, StreamSlots.userData(index)) == 0 else {
+            slots.release(index)
+            return NGHTTP2.temporalCallbackFailure
+        }
+        return 0
+    }
+
+    func header(
+        _ session: OpaquePointer, _ frame: UnsafePointer<nghttp2_frame>,
+        name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>
+    ) -> Int32 {
+        let streamID = frame.pointee.hd.stream_id
+        guard let index = slot(session, streamID) else { return 0 }
+        let listSize = slots[index].headerListSize + name.count + value.count + 32
+        guard listSize <= configuration.maxHeaderListSize else {
+            slots[index].localReset = .headerListTooLarge
+            nghttp2_submit_rst_stream(session, NGHTTP2.flagNone, streamID, HTTP2ErrorCode.enhanceYourCalm.rawValue)
+            return NGHTTP2.temporalCallbackFailure
+        }
+        slots[index].headerListSize = listSize
+        if role == .client, let status = Self.status(name: name, value: value) {
+            if (100..<200).contains(slots[index].status) {
+                slots[index].headers.reset(keepingAtMost: .max)  // drop the interim response's fields
+            }
+            slots[index].status = status
+        }
+        slots[index].headers.append(name: name, value: value)
+        return 0
+    }
+
+    /// The value of a `:status` field as a number (nghttp2 has checked it is three digits).
+    static func status(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard name.count == 7, name[0] == UInt8(ascii: ":"), name[1] == UInt8(ascii: "s"),
+            name.elementsEqual(":status".utf8), value.count == 3
+        else { return nil }
+        var status = 0
+        for digit in value {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            status = status * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return status
+    }
+
+    func dataChunk(_ session: OpaquePointer, _ streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) -> Int32 {
+        guard let index = slot(session, streamID), slots[index].localReset == nil, !slots[index].discardingBody else {
+            return 0
+        }
+        guard slots[index].body.count + data.count <= configuration.maxBodySize else {
+            switch role {
+            case .client:
+                slots[index].localReset = .bodyTooLarge
+                nghttp2_submit_rst_stream(session, NGHTTP2.flagNone, streamID, HTTP2ErrorCode.cancel.rawValue)
+            case .server:
+                slots[index].discardingBody = true
+                slots[index].body = []
+                deliverRequest(index)
+            }
+            return 0
+        }
+        slots[index].body.append(contentsOf: data)
+        return 0
+    }
+
+    func frameReceived(_ session: OpaquePointer, _ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        let header = frame.pointee.hd
+        switch header.type {
+        case NGHTTP2.frameData, NGHTTP2.frameHeaders:
+            guard header.flags & NGHTTP2.flagEndStream != 0, let index = slot(session, header.stream_id),
+                slots[index].localReset == nil
+            else { return 0 }
+            slots[index].complete = true
+            if role == .server {
+                deliverRequest(index)
+            }
+        case NGHTTP2.frameSettings where header.flags & NGHTTP2.flagAck == 0:
+            events.append(.settings(remoteSettings(session)))
+        case NGHTTP2.frameGoAway:
+            let goAway = frame.pointee.goaway
+            let debugData = goAway.opaque_data.map {
+                Array(UnsafeBufferPointer(start: $0, count: goAway.opaque_data_len))
+            }
+            events.append(
+                .goAway(
+                    HTTP2GoAway(
+                        lastStreamID: goAway.last_stream_id, errorCode: HTTP2ErrorCode(rawValue: goAway.error_code),
+                        debugData: debugData ?? [])))
+        case NGHTTP2.framePing where header.flags & NGHTTP2.flagAck != 0:
+            let payload = withUnsafeBytes(of: frame.pointee.ping.opaque_data) { $0.loadUnaligned(as: UInt64.self) }
+            events.append(.pingAck(UInt64(bigEndian: payload)))
+        default:
+            break
+        }
+        return 0
+    }
+
+    /// Server: hands a request over once (complete, or over the body limit).
+    private func deliverRequest(_ index: Int32) {
+        guard !slots[index].delivered else { return }
+        slots[index].delivered = true
+        events.append(.requestReady(slot: index))
+    }
+
+    func streamClosed(_ session: OpaquePointer, _ streamID: Int32, _ errorCode: UInt32) -> Int32 {
+        guard let index = slot(session, streamID) else { return 0 }
+        streamDidClose(index, code: errorCode)
+        return 0
+    }
+
+    func frameSent(_ session: OpaquePointer, _ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        let header = frame.pointee.hd
+        switch header.type {
+        case NGHTTP2.frameHeaders where role == .client && frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST:
+            if let index = slot(session, header.stream_id) {
+                slots[index].headersSent = true
+            }
+        case NGHTTP2.frameGoAway:
+            if localGoAwaysPending > 0 {
+                localGoAwaysPending -= 1
+            } else if frame.pointee.goaway.error_code != HTTP2ErrorCode.noError.rawValue {
+                fail(connectionError(frame.pointee.goaway), fatal: false)
+            }
+        default:
+            break
+        }
+        // RFC 9113 section 8.1: a server that answered before the request ended asks the client to
+        // stop sending it (only happens for requests over the body limit).
+        if role == .server, header.flags & NGHTTP2.flagEndStream != 0,
+            header.type == NGHTTP2.frameData || header.type == NGHTTP2.frameHeaders,
+            let index = slot(session, header.stream_id), !slots[index].complete
+        {
+            nghttp2_submit_rst_stream(session, NGHTTP2.flagNone, header.stream_id, HTTP2ErrorCode.noError.rawValue)
+        }
+        return 0
+    }
+
+    /// The error for a GOAWAY nghttp2 sent on its own: the peer broke the protocol.
+    private func connectionError(_ goAway: nghttp2_goaway) -> HTTP2Error {
+        var reason = ""
+        if let data = goAway.opaque_data, goAway.opaque_data_len > 0 {
+            reason = String(decoding: UnsafeBufferPointer(start: data, count: goAway.opaque_data_len), as: UTF8.self)
+        }
+        if reason.isEmpty {
+            reason = lastLibraryMessage
+        }
+        return HTTP2Error(.connectionError(code: HTTP2ErrorCode(rawValue: goAway.error_code), reason: reason))
+    }
+
+    func readBody(
+        _ streamID: Int32, _ sourcePointer: UnsafeMutableRawPointer?, into buffer: UnsafeMutablePointer<UInt8>,
+        length: Int, flags: UnsafeMutablePointer<UInt32>
+    ) -> Int {
+        guard let index = slots.openSlot(userData: sourcePointer, streamID: streamID) else {
+            return Int(NGHTTP2.temporalCallbackFailure)
+        }
+        let offset = slots[index].outgoingOffset
+        let count = min(length, slots[index].outgoingBody.count - offset)
+        slots[index].outgoingBody.withUnsafeBufferPointer { body in
+            if let base = body.baseAddress, count > 0 {
+                buffer.update(from: base + offset, count: count)
+            }
+        }
+        slots[index].outgoingOffset = offset + count
+        if offset + count == slots[index].outgoingBody.count {
+            flags.pointee |= NGHTTP2.dataFlagEOF
+            slots[index].outgoingBody = []
+            slots[index].outgoingOffset = 0
+        }
+        return count
+    }
+
+    func remoteSettings(_ session: OpaquePointer) -> HTTP2Settings {
+        HTTP2Settings(
+            headerTableSize: nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_HEADER_TABLE_SIZE),
+            enablePush: nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_ENABLE_PUSH) != 0,
+            maxConcurrentStreams: nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS),
+            initialWindowSize: nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE),
+            maxFrameSize: nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_FRAME_SIZE),
+            maxHeaderListSize: nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE))
+    }
+}

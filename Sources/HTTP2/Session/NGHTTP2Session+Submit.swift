@@ -1,0 +1,176 @@
+import CNghttp2
+
+// Submitting frames: requests and responses (headers laid out in a reused nghttp2_nv array, body
+// read by a data provider from the stream's slot), RST_STREAM, GOAWAY, SETTINGS, PING.
+
+extension NGHTTP2Session {
+    /// Client: queues a request; its token is reported exactly once when the stream closes.
+    func submitRequest(
+        block: HTTP2HeaderBlock?, buffer: HTTP2HeaderBuffer?, body: [UInt8]?, token: UInt64
+    ) throws(HTTP2Error) -> Int32 {
+        let session = try liveSession()
+        guard role == .client, nghttp2_session_check_request_allowed(session) != 0 else {
+            throw HTTP2Error(.requestNotAllowed)
+        }
+        let index = slots.acquire()
+        slots[index].token = token
+        slots[index].headerBlock = block
+        let userData = StreamSlots.userData(index)
+        let hasBody = !(body?.isEmpty ?? true)
+        if let body, hasBody {
+            slots[index].outgoingBody = body
+        }
+        let streamID = withFields(block: block, buffer: buffer, status: nil) { fields, count in
+            guard hasBody else { return nghttp2_submit_request(session, nil, fields, count, nil, userData) }
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: userData), read_callback: readOutgoingBody)
+            return nghttp2_submit_request(session, nil, fields, count, &provider, userData)
+        }
+        guard streamID > 0 else {
+            slots.release(index)
+            throw HTTP2Error.library("nghttp2_submit_request", Int(streamID))
+        }
+        slots[index].streamID = streamID
+        return streamID
+    }
+
+    /// Server: queues the response to a request that was delivered and whose stream is still open.
+    func submitResponse(
+        streamID: Int32, status: Int, block: HTTP2HeaderBlock?, buffer: HTTP2HeaderBuffer?, body: [UInt8]?
+    ) throws(HTTP2Error) {
+        let session = try liveSession()
+        guard role == .server else { throw HTTP2Error(.invalidArgument("only a server session sends responses")) }
+        guard (200...599).contains(status) else {
+            throw HTTP2Error(.invalidArgument("status \(status) is not a final status (200-599)"))
+        }
+        guard let index = slot(session, streamID) else { throw HTTP2Error(.streamClosed(streamID: streamID)) }
+        guard !slots[index].headersSent else {
+            throw HTTP2Error(.invalidArgument("stream \(streamID) already has a response"))
+        }
+        let hasBody = !(body?.isEmpty ?? true)
+        slots[index].headersSent = true
+        slots[index].headerBlock = block
+        if let body, hasBody {
+            slots[index].outgoingBody = body
+        }
+        let userData = StreamSlots.userData(index)
+        let result = withFields(block: block, buffer: buffer, status: status) { fields, count in
+            guard hasBody else { return nghttp2_submit_response(session, streamID, fields, count, nil) }
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: userData), read_callback: readOutgoingBody)
+            return nghttp2_submit_response(session, streamID, fields, count, &provider)
+        }
+        guard result == 0 else {
+            slots[index].headersSent = false
+            slots[index].headerBlock = nil
+            slots[index].outgoingBody = []
+            throw HTTP2Error.library("nghttp2_submit_response", Int(result))
+        }
+    }
+
+    /// Lays out `:status` (if any), then pseudo-headers, then the rest, and calls `submit` with them.
+    /// Block fields are NO_COPY (the slot keeps the block alive); buffer fields are copied by nghttp2.
+    private func withFields<Result>(
+        block: HTTP2HeaderBlock?, buffer: HTTP2HeaderBuffer?, status: Int?,
+        _ submit: (UnsafePointer<nghttp2_nv>, Int) -> Result
+    ) -> Result {
+        let needed = (status == nil ? 0 : 1) + (block?.count ?? 0) + (buffer?.count ?? 0)
+        if needed > fieldCapacity {
+            fieldScratch.deallocate()
+            fieldCapacity = max(needed, fieldCapacity * 2)
+            fieldScratch = .allocate(capacity: fieldCapacity)
+        }
+        let fields = fieldScratch
+        var count = 0
+        if let status {
+            statusScratch[8] = UInt8(ascii: "0") + UInt8(status / 100 % 10)
+            statusScratch[9] = UInt8(ascii: "0") + UInt8(status / 10 % 10)
+            statusScratch[10] = UInt8(ascii: "0") + UInt8(status % 10)
+            fields[count] = nghttp2_nv(
+                name: statusScratch, value: statusScratch + 8, namelen: 7, valuelen: 3, flags: NGHTTP2.flagNone)
+            count += 1
+        }
+        let bytes = buffer?.bytes ?? []
+        return bytes.withUnsafeBufferPointer { storage in
+            let base = UnsafeMutablePointer(mutating: storage.baseAddress)
+            func appendBuffer(pseudo: Bool) {
+                guard let buffer, let base else { return }
+                for entry in buffer.entries where entry.isPseudo == pseudo {
+                    fields[count] = nghttp2_nv(
+                        name: base + entry.start, value: base + entry.start + entry.nameCount,
+                        namelen: entry.nameCount, valuelen: entry.valueCount,
+                        flags: entry.neverIndex ? NGHTTP2.nvFlagNoIndex : NGHTTP2.flagNone)
+                    count += 1
+                }
+            }
+            func appendBlock(_ range: Range<Int>) {
+                guard let block else { return }
+                for index in range {
+                    fields[count] = block.fields[index]
+                    count += 1
+                }
+            }
+            appendBlock(0..<(block?.pseudoCount ?? 0))
+            appendBuffer(pseudo: true)
+            appendBlock((block?.pseudoCount ?? 0)..<(block?.count ?? 0))
+            appendBuffer(pseudo: false)
+            return submit(UnsafePointer(fields), count)
+        }
+    }
+
+    /// RST_STREAM on an open stream; a client request reset this way is reported as `cancelled`.
+    /// Idempotent: a stream this side has already reset is left alone.
+    func resetStream(_ streamID: Int32, errorCode: HTTP2ErrorCode) throws(HTTP2Error) {
+        let session = try liveSession()
+        guard let index = slot(session, streamID) ?? (role == .client ? slots.openSlot(streamID: streamID) : nil) else {
+            throw HTTP2Error(.streamClosed(streamID: streamID))
+        }
+        // Once is enough. nghttp2 1.52 cancels a request still queued in ob_syn, but a second reset
+        // of it skips the cancelled entry and sends RST_STREAM on an idle stream: a PROTOCOL_ERROR
+        // that takes the whole connection down.
+        guard slots[index].localReset == nil else { return }
+        slots[index].localReset = .cancelled
+        let result = nghttp2_submit_rst_stream(session, NGHTTP2.flagNone, streamID, errorCode.rawValue)
+        guard result == 0 else { throw HTTP2Error.library("nghttp2_submit_rst_stream", Int(result)) }
+    }
+
+    /// GOAWAY with `lastStreamID` (default: the last stream this side processed).
+    func submitGoAway(lastStreamID: Int32?, errorCode: HTTP2ErrorCode, debugData: [UInt8]) throws(HTTP2Error) {
+        let session = try liveSession()
+        let last = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
+        let result = debugData.withUnsafeBufferPointer { data in
+            nghttp2_submit_goaway(session, NGHTTP2.flagNone, last, errorCode.rawValue, data.baseAddress, data.count)
+        }
+        guard result == 0 else { throw HTTP2Error.library("nghttp2_submit_goaway", Int(result)) }
+        localGoAwaysPending += 1
+    }
+
+    /// Server: the first of a graceful shutdown's two GOAWAYs (last-stream-id 2^31-1).
+    func submitShutdownNotice() throws(HTTP2Error) {
+        let session = try liveSession()
+        let result = nghttp2_submit_shutdown_notice(session)
+        guard result == 0 else { throw HTTP2Error.library("nghttp2_submit_shutdown_notice", Int(result)) }
+    }
+
+    func submitSettings(maxConcurrentStreams: UInt32) throws(HTTP2Error) {
+        let session = try liveSession()
+        let entries = [Self.entry(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, maxConcurrentStreams)]
+        let result = nghttp2_submit_settings(session, NGHTTP2.flagNone, entries, entries.count)
+        guard result == 0 else { throw HTTP2Error.library("nghttp2_submit_settings", Int(result)) }
+    }
+
+    func submitPing(payload: UInt64) throws(HTTP2Error) {
+        let session = try liveSession()
+        let result = withUnsafeBytes(of: payload.bigEndian) { bytes in
+            nghttp2_submit_ping(session, NGHTTP2.flagNone, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        }
+        guard result == 0 else { throw HTTP2Error.library("nghttp2_submit_ping", Int(result)) }
+    }
+
+    /// Client: how many more requests can be sent now without waiting inside nghttp2.
+    var availableStreams: Int {
+        guard let session, failure == nil, nghttp2_session_check_request_allowed(session) != 0 else { return 0 }
+        let limit = Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS))
+        return max(0, limit - slots.openCount)
+    }
+}

@@ -1,0 +1,74 @@
+/// What a session keeps for one stream, from submit (client) or first HEADERS (server) to its close.
+///
+/// Slots live in a ``StreamSlots`` table and are reused, buffers included, so a steady flow of
+/// requests allocates nothing here. nghttp2 holds the slot's index (plus one) as the stream user data.
+struct StreamSlot {
+    enum State {
+        case free
+        /// Known to nghttp2; callbacks may touch it.
+        case open
+        /// nghttp2 closed the stream; the close event waits to be delivered, then the slot is freed.
+        case closed
+    }
+
+    /// Why this side reset the stream, when it did.
+    enum LocalReset {
+        case cancelled
+        case headerListTooLarge
+        case bodyTooLarge
+        /// The session was closed with the stream still open.
+        case sessionClosed
+    }
+
+    var state = State.free
+    var streamID: Int32 = 0
+    /// The caller's token (client).
+    var token: UInt64 = 0
+    /// Keeps NO_COPY header memory alive until the stream closes (client and server).
+    var headerBlock: HTTP2HeaderBlock?
+    /// The body being sent and how much of it nghttp2 has taken.
+    var outgoingBody: [UInt8] = []
+    var outgoingOffset = 0
+
+    /// Client: the request's HEADERS left. Server: a response has been submitted.
+    var headersSent = false
+    /// END_STREAM arrived: the response (client) or request (server) is complete.
+    var complete = false
+    /// Server: the request was handed to the delegate, so its close will be reported too.
+    var delivered = false
+    /// Server: the body is over the limit and further DATA is dropped.
+    var discardingBody = false
+    var localReset: LocalReset?
+    var closeCode: UInt32 = 0
+
+    /// Client: the last `:status` seen (a 1xx is replaced by the final one).
+    var status = 0
+    var headerListSize = 0
+    var headers = HTTP2ReceivedHeaders()
+    var body: [UInt8] = []
+
+    /// Clears the slot for reuse, keeping modest buffers (a stream that received megabytes gives
+    /// its memory back).
+    mutating func reset() {
+        state = .free
+        streamID = 0
+        token = 0
+        headerBlock = nil
+        outgoingBody = []
+        outgoingOffset = 0
+        headersSent = false
+        complete = false
+        delivered = false
+        discardingBody = false
+        localReset = nil
+        closeCode = 0
+        status = 0
+        headerListSize = 0
+        headers.reset(keepingAtMost: 4096)
+        if body.capacity > 16_384 {
+            body = []
+        } else {
+            body.removeAll(keepingCapacity: true)
+        }
+    }
+}
