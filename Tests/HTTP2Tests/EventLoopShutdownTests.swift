@@ -13,6 +13,16 @@ private final class RecordingHandler: IOHandler {
     func hangup() { hangups.value += 1 }
 }
 
+/// A thread's name from /proc (its `comm`).
+private func threadName(_ id: Int) -> String? {
+    guard let file = fopen("/proc/self/task/\(id)/comm", "r") else { return nil }
+    defer { fclose(file) }
+    var buffer = [CChar](repeating: 0, count: 32)
+    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
+    let bytes = buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
 @Suite(.timeLimit(.minutes(1)))
 struct EventLoopShutdownTests {
     @Test func shutdownJoinsTheThread() async throws {
@@ -20,6 +30,7 @@ struct EventLoopShutdownTests {
         let threadID = try await onLoop(loop) { currentThreadID() }
         let id = try #require(threadID)
         #expect(access("/proc/self/task/\(id)", F_OK) == 0)
+        #expect(threadName(id) == "join-me", "the thread carries the loop's name")
         await loop.shutdown()
         #expect(loop.isShutDown)
         #expect(access("/proc/self/task/\(id)", F_OK) != 0, "the loop thread must be gone after shutdown")
@@ -101,7 +112,9 @@ struct EventLoopShutdownTests {
     @Test func pendingTimersAreDroppedAtShutdown() async throws {
         let loop = try EventLoop()
         let fired = Atomic<Bool>(false)
-        _ = try await onLoop(loop) { loop.scheduleFromAnyThread(after: 60_000_000_000) { fired.store(true, ordering: .relaxed) } }
+        _ = try await onLoop(loop) {
+            loop.scheduleFromAnyThread(after: 60_000_000_000) { fired.store(true, ordering: .relaxed) }
+        }
         await loop.shutdown()
         let didFire = fired.load(ordering: .relaxed)
         #expect(!didFire)

@@ -72,11 +72,12 @@ struct EventLoopTimerHeapTests {
         #expect(heap.earliestDeadline == 30)
     }
 
-    @Test(arguments: [
-        (nil, Int32(-1)), (UInt64(999), Int32(0)), (UInt64(1_000), Int32(0)), (UInt64(1_001), Int32(1)),
-        (UInt64(1_000 + 1_000_000), Int32(1)), (UInt64(1_001 + 1_000_000), Int32(2)),
-        (UInt64.max, Int32.max),
-    ] as [(UInt64?, Int32)])
+    @Test(
+        arguments: [
+            (nil, Int32(-1)), (UInt64(999), Int32(0)), (UInt64(1_000), Int32(0)), (UInt64(1_001), Int32(1)),
+            (UInt64(1_000 + 1_000_000), Int32(1)), (UInt64(1_001 + 1_000_000), Int32(2)),
+            (UInt64.max, Int32.max),
+        ] as [(UInt64?, Int32)])
     func timeoutRoundsUpToWholeMilliseconds(deadline: UInt64?, expected: Int32) {
         var heap = TimerHeap()
         if let deadline { heap.schedule(at: deadline) {} }

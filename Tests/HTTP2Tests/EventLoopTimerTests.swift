@@ -8,8 +8,9 @@ struct EventLoopTimerTests {
     private static let millisecond: UInt64 = 1_000_000
 
     @Test func timersFireInDeadlineOrderNeverEarlyAndCancelledOnesNever() async throws {
-        let fired = try await withLoop { loop in
-            await withCheckedContinuation { (done: CheckedContinuation<[String], Never>) in
+        typealias Outcome = (order: [String], early: [String], cancels: [Bool])
+        let outcome = try await withLoop { loop in
+            await withCheckedContinuation { (done: CheckedContinuation<Outcome, Never>) in
                 loop.execute {
                     var order: [String] = []
                     var early: [String] = []
@@ -26,16 +27,16 @@ struct EventLoopTimerTests {
                     _ = add("c", 30)
                     _ = add("b", 20)
                     _ = add("now", 0)
-                    #expect(loop.cancel(cancelled))
-                    #expect(!loop.cancel(cancelled))
+                    let cancels = [loop.cancel(cancelled), loop.cancel(cancelled)]
                     loop.schedule(after: 60 * Self.millisecond) {
-                        #expect(early.isEmpty, "fired early: \(early)")
-                        done.resume(returning: order)
+                        done.resume(returning: (order, early, cancels))
                     }
                 }
             }
         }
-        #expect(fired == ["now", "a", "b", "c", "d"])
+        #expect(outcome.order == ["now", "a", "b", "c", "d"])
+        #expect(outcome.early.isEmpty, "fired before their deadline")
+        #expect(outcome.cancels == [true, false], "the first cancel removes it, the second finds nothing")
     }
 
     @Test func waitingForATimerDoesNotSpin() async throws {
@@ -74,12 +75,12 @@ struct EventLoopTimerTests {
             }
             loop.cancelFromAnyThread(dropped)
             #expect(kept != dropped)
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let firedOnLoop = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
                 _ = loop.scheduleFromAnyThread(after: 20 * Self.millisecond) {
-                    #expect(loop.inEventLoop)
-                    done.resume()
+                    done.resume(returning: loop.inEventLoop)
                 }
             }
+            #expect(firedOnLoop)
             let firedAnyway = firedCancelled.load(ordering: .relaxed)
             #expect(!firedAnyway)
         }
