@@ -25,10 +25,12 @@ extension EventLoop: SerialExecutor, TaskExecutor {
     /// Where jobs enqueued on loops that have shut down run, one at a time.
     private static let retiredJobs = DispatchQueue(label: "herald.event-loop.retired-jobs")
 
+    /// The loop as a serial executor: an actor returning it from `unownedExecutor` runs on the loop.
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
+    /// The loop as a task executor, for `Task(executorPreference:)` and `withTaskExecutorPreference`.
     public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
         UnownedTaskExecutor(ordinary: self)
     }

@@ -34,15 +34,16 @@ extension EventLoop {
         let sequence = remoteTimerCounter.wrappingAdd(1, ordering: .relaxed).newValue & ~(1 << 63)
         let remote = RemoteTimer()
         let id = TimerID(remote: remote, sequence: sequence)
-        submit(.closure { [self] in
-            guard !remote.cancelled.load(ordering: .acquiring) else { return }
-            remoteTimers[id.rawValue] = timers.schedule(at: deadline) { [self] in
-                remoteTimers.removeValue(forKey: id.rawValue)
-                // Claim the timer, so a cancel racing with this firing reports it as fired.
-                guard !remote.cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-                work()
-            }
-        })
+        submit(
+            .closure { [self] in
+                guard !remote.cancelled.load(ordering: .acquiring) else { return }
+                remoteTimers[id.rawValue] = timers.schedule(at: deadline) { [self] in
+                    remoteTimers.removeValue(forKey: id.rawValue)
+                    // Claim the timer, so a cancel racing with this firing reports it as fired.
+                    guard !remote.cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+                    work()
+                }
+            })
         return id
     }
 
@@ -57,13 +58,14 @@ extension EventLoop {
             return
         }
         id.remote?.cancelled.store(true, ordering: .releasing)
-        submit(.closure { [self] in
-            if id.isRemote {
-                if let scheduled = remoteTimers.removeValue(forKey: id.rawValue) { timers.cancel(scheduled) }
-            } else {
-                timers.cancel(id)
-            }
-        })
+        submit(
+            .closure { [self] in
+                if id.isRemote {
+                    if let scheduled = remoteTimers.removeValue(forKey: id.rawValue) { timers.cancel(scheduled) }
+                } else {
+                    timers.cancel(id)
+                }
+            })
     }
 
     private static func deadline(after nanoseconds: UInt64) -> UInt64 {

@@ -98,7 +98,8 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Stops a debug build when called off this loop's thread; does nothing in release builds.
     public func preconditionInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
-        assert(inEventLoop, "EventLoop '\(name)': loop-thread-only API called from another thread", file: file, line: line)
+        assert(
+            inEventLoop, "EventLoop '\(name)': loop-thread-only API called from another thread", file: file, line: line)
     }
 
     /// Runs `work` on the loop thread, after the work already submitted from the same thread.

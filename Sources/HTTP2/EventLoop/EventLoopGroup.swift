@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 
 /// A fixed set of event loops, one thread each, handed out round-robin.
@@ -11,9 +10,9 @@ public final class EventLoopGroup: Sendable {
     public let loops: [EventLoop]
     private let counter = Atomic<UInt>(0)
 
-    /// The number of processors online (at least 1): one loop per core.
+    /// One loop per processor this process may run on (``System/activeProcessorCount()``).
     public static var defaultLoopCount: Int {
-        max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        System.activeProcessorCount()
     }
 
     /// Starts `loopCount` loops (at least one) named "`name`-0", "`name`-1", ...

@@ -2,8 +2,10 @@
 ///
 /// Thread-safety: a value type; `Sendable`.
 public struct IOInterest: OptionSet, Hashable, Sendable {
+    /// The bits: 1 read, 2 write.
     public let rawValue: UInt8
 
+    /// Creates an interest from its bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Data to read, a pending connection to accept, or end of stream (`EPOLLIN`).

@@ -53,7 +53,7 @@ public final class TCPListener {
                 case .completed(let accepted): return TCPSocket(adopting: accepted)
                 case .wouldBlock: return nil
                 }
-            } catch where error.errno == ECONNABORTED || error.errno == EPROTO {
+            } catch  where error.errno == ECONNABORTED || error.errno == EPROTO {
                 continue
             }
         }
