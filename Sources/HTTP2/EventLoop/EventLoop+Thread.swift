@@ -1,0 +1,154 @@
+// The loop thread: started in init, running iterations until shutdown is requested, then finishing.
+import Glibc
+import Synchronization
+
+/// Set by the loop thread as its last act; shutdown() waits on it.
+struct ExitState {
+    var exited = false
+    var waiters: [CheckedContinuation<Void, Never>] = []
+}
+
+/// The pthread to join; never locked by the loop thread while it runs.
+struct JoinState {
+    var thread: pthread_t?
+    var joined = false
+}
+
+/// The pthread entry point; the argument is a retained EventLoop, released when the loop finishes.
+private func eventLoopThreadMain(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let argument else { return nil }
+    let loop = Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue()
+    loop.runThread()
+    return nil
+}
+
+extension EventLoop {
+    /// The epoll data of the eventfd's registration (descriptor tokens are never all ones).
+    static let wakeToken = UInt64.max
+
+    func startThread() throws(SystemError) {
+        let retained = Unmanaged.passRetained(self)
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, eventLoopThreadMain, retained.toOpaque())
+        guard result == 0 else {
+            retained.release()
+            throw SystemError(function: "pthread_create", errno: result)
+        }
+        joinState.withLock { $0.thread = thread }
+    }
+
+    func runThread() {
+        loopThread.store(pthread_self(), ordering: .relaxed)
+        if let setName = LinuxSymbols.setThreadName {
+            _ = setName(pthread_self(), String(name.utf8.prefix(15)))
+        }
+        while runIteration() {}
+        finish()
+    }
+
+    /// One iteration; false once shutdown was requested (or epoll_wait failed, which means a bug).
+    private func runIteration() -> Bool {
+        iterations &+= 1
+        runLocalBatch()
+        let timeout = local.isEmpty ? timers.timeoutMilliseconds(now: EventLoop.now()) : 0
+        let count: Int
+        do {
+            count = try System.epollWait(epollFD, into: events, timeout: timeout)
+        } catch {
+            return false
+        }
+        var woken = false
+        for index in 0..<count {
+            let token = events.data(at: index)
+            if token == Self.wakeToken {
+                woken = true
+            } else {
+                dispatch(token: token, events: events.events(at: index))
+            }
+        }
+        var open = true
+        if woken {
+            _ = try? System.eventFDConsume(wakeFD)  // reset first, then drain: see EventLoop.swift
+            open = runInbox()
+        }
+        fireTimers()
+        return open
+    }
+
+    /// Runs the work queued on the loop so far; work it queues waits for the next iteration.
+    private func runLocalBatch() {
+        guard !local.isEmpty else { return }
+        swap(&local, &localBatch)
+        for index in localBatch.indices { run(localBatch[index]) }
+        localBatch.removeAll(keepingCapacity: true)
+    }
+
+    /// Takes everything in the inbox and runs it; returns whether the inbox is still open.
+    private func runInbox() -> Bool {
+        var batch = inboxBatch
+        inboxBatch = []
+        let open = inbox.withLock { inbox -> Bool in
+            swap(&inbox.items, &batch)
+            return inbox.isOpen
+        }
+        for index in batch.indices { run(batch[index]) }
+        batch.removeAll(keepingCapacity: true)
+        inboxBatch = batch
+        return open
+    }
+
+    @inline(__always)
+    private func run(_ work: LoopWork) {
+        switch work {
+        case .closure(let body): body()
+        case .job(let job): runJob(job)
+        }
+    }
+
+    @inline(__always)
+    private func run(_ work: InboxWork) {
+        switch work {
+        case .closure(let body): body()
+        case .job(let job): runJob(job)
+        }
+    }
+
+    /// Fires the timers due now; timers they schedule wait for the next iteration, even if due.
+    private func fireTimers() {
+        guard let deadline = timers.earliestDeadline else { return }
+        let now = EventLoop.now()
+        guard deadline <= now else { return }
+        let limit = timers.nextSequence
+        while let work = timers.popExpired(now: now, scheduledBefore: limit) { work() }
+    }
+
+    /// After shutdown was requested: run all accepted work, hang up the remaining handlers, drop
+    /// timers, and tell shutdown() waiters.
+    private func finish() {
+        inbox.withLock { $0.isOpen = false }  // already closed unless epoll_wait failed
+        runAllQueued()
+        for fd in registrations.indices {
+            guard let registration = registrations[fd] else { continue }
+            registration.handler.hangup()
+            // Forget it without epoll_ctl: the handler may have closed it, and the epoll instance
+            // goes away with the loop.
+            if registrations[fd]?.generation == registration.generation { registrations[fd] = nil }
+        }
+        runAllQueued()
+        registrations.removeAll()
+        timers.removeAll()
+        remoteTimers.removeAll()
+        loopThread.store(0, ordering: .relaxed)
+        let waiters = exitState.withLock { state in
+            state.exited = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func runAllQueued() {
+        _ = runInbox()
+        while !local.isEmpty { runLocalBatch() }
+    }
+}

@@ -1,0 +1,27 @@
+import Synchronization
+
+/// Work queued on the loop thread itself: no lock, and closures need not be `Sendable`.
+enum LoopWork {
+    case closure(() -> Void)
+    case job(UnownedJob)
+}
+
+/// Work handed to the loop by other threads, through the mutex-protected inbox.
+enum InboxWork: Sendable {
+    case closure(@Sendable () -> Void)
+    case job(UnownedJob)
+}
+
+/// The cross-thread queue; `isOpen` turns false once, when shutdown is requested.
+struct Inbox {
+    var items: [InboxWork] = []
+    var isOpen = true
+}
+
+/// A registered descriptor. `generation` tells events for this registration from stale ones for an
+/// earlier descriptor with the same number (closed and reused within one `epoll_wait` batch).
+struct Registration {
+    let handler: any IOHandler
+    var interest: IOInterest
+    let generation: UInt32
+}
