@@ -1,0 +1,160 @@
+// The byte plumbing of one connection on its loop, client or server:
+//
+//   socket.read -> [TLS: receiveCiphertext, readPlaintext] -> deliver(plaintext) -> session
+//   session.produceOutput -> [TLS: writePlaintext, drainCiphertext] -> outbound -> socket.write
+//
+// Reads drain the socket (bounded per call, for fairness; the loop is level-triggered and calls
+// again). Writes gather everything pending into one buffer and send as much as the socket takes;
+// the owner asks for EPOLLOUT only while `hasPendingOutput`.
+
+/// Socket reads and writes for one connection, through TLS when it has a session. Loop-owned.
+struct ConnectionIO {
+    let socket: TCPSocket
+    private(set) var tls: TLSSession?
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    private var plaintext: [UInt8] = []
+    private var produced: [UInt8] = []
+    private var outbound: [UInt8] = []
+    private var outboundStart = 0
+    /// Reads per `readAvailable` call before yielding to other connections.
+    static let readsPerCall = 8
+    /// Session output taken per flush round, so one busy session cannot balloon memory.
+    static let outputChunk = 64 * 1024
+
+    init(socket: TCPSocket, tls: TLSSession? = nil) {
+        self.socket = socket
+        self.tls = tls
+    }
+
+    /// Starts TLS on an open socket (after TCP connect, or a proxy's tunnel).
+    mutating func startTLS(_ session: TLSSession) {
+        tls = session
+    }
+
+    var hasPendingOutput: Bool { outboundStart < outbound.count }
+
+    /// What one round of reading found.
+    enum ReadOutcome {
+        /// Read until the socket would block (or the per-call budget ran out).
+        case open
+        /// The peer closed its side.
+        case endOfFile
+    }
+
+    /// Reads what the socket has and hands the plaintext to `deliver`.
+    mutating func readAvailable(
+        _ deliver: (UnsafeRawBufferPointer) throws(HTTP2ConnectionError) -> Void
+    ) throws(HTTP2ConnectionError) -> ReadOutcome {
+        for _ in 0..<Self.readsPerCall {
+            let socket = self.socket
+            let read = readBuffer.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemError) -> IOResult in try socket.read(into: buffer) }
+            }
+            let result: IOResult
+            switch read {
+            case .success(let value): result = value
+            case .failure(let error): throw .system(error)
+            }
+            switch result {
+            case .wouldBlock:
+                return .open
+            case .endOfFile:
+                return .endOfFile
+            case .bytes(let count):
+                if let tls {
+                    readBuffer.withUnsafeBytes { tls.receiveCiphertext(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                    plaintext.removeAll(keepingCapacity: true)
+                    let status: TLSReadStatus
+                    do {
+                        status = try tls.readPlaintext(into: &plaintext)
+                    } catch {
+                        throw .tls(error)
+                    }
+                    if !plaintext.isEmpty {
+                        try plaintext.withUnsafeBytes { buffer in
+                            Result { () throws(HTTP2ConnectionError) in try deliver(buffer) }
+                        }.get()
+                    }
+                    if status == .closed { return .endOfFile }
+                } else {
+                    try readBuffer.withUnsafeBytes { buffer in
+                        Result { () throws(HTTP2ConnectionError) in try deliver(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
+                    }.get()
+                }
+                if count < readBuffer.count { return .open }
+            }
+        }
+        return .open
+    }
+
+    /// Progresses a TLS handshake with no application data to read (after `startTLS`).
+    mutating func pumpTLS() throws(HTTP2ConnectionError) {
+        guard let tls else { return }
+        plaintext.removeAll(keepingCapacity: true)
+        do {
+            _ = try tls.readPlaintext(into: &plaintext)
+        } catch {
+            throw .tls(error)
+        }
+    }
+
+    /// Queues raw bytes for the socket, bypassing TLS (a proxy CONNECT request).
+    mutating func queueRaw(_ bytes: [UInt8]) {
+        outbound.append(contentsOf: bytes)
+    }
+
+    /// Takes `produce`'s output (through TLS), and writes what the socket accepts.
+    /// Returns whether bytes are still queued (then ask for EPOLLOUT).
+    mutating func flush(_ produce: (inout [UInt8], Int) -> Void) throws(HTTP2ConnectionError) -> Bool {
+        while true {
+            let before = outbound.count
+            if let tls {
+                produced.removeAll(keepingCapacity: true)
+                produce(&produced, Self.outputChunk)
+                if !produced.isEmpty {
+                    let written = produced.withUnsafeBytes { buffer in
+                        Result { () throws(TLSError) in try tls.writePlaintext(buffer) }
+                    }
+                    if case .failure(let error) = written { throw .tls(error) }
+                }
+                tls.drainCiphertext(into: &outbound)
+            } else {
+                produce(&outbound, outbound.count + Self.outputChunk)
+            }
+            let grew = outbound.count > before
+            guard try writeQueued() else { return true }
+            if !grew { return false }
+        }
+    }
+
+    /// Writes queued bytes until done or the socket would block; true when everything was written.
+    private mutating func writeQueued() throws(HTTP2ConnectionError) -> Bool {
+        while outboundStart < outbound.count {
+            let start = outboundStart
+            let socket = self.socket
+            let write = outbound.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) -> WriteResult in
+                    try socket.write(UnsafeRawBufferPointer(rebasing: buffer[start...]))
+                }
+            }
+            let result: WriteResult
+            switch write {
+            case .success(let value): result = value
+            case .failure(let error): throw .system(error)
+            }
+            switch result {
+            case .written(let count):
+                outboundStart += count
+            case .wouldBlock:
+                if outboundStart > Self.outputChunk {
+                    outbound.removeFirst(outboundStart)
+                    outboundStart = 0
+                }
+                return false
+            }
+        }
+        outbound.removeAll(keepingCapacity: true)
+        outboundStart = 0
+        return true
+    }
+}
