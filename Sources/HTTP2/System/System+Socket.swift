@@ -11,14 +11,15 @@ extension System {
     /// then read `SO_ERROR`).
     ///
     /// `EINTR` is also reported as in progress: a connect interrupted by a signal goes on
-    /// asynchronously, and calling it again would fail with `EALREADY`.
+    /// asynchronously, and calling it again would fail with `EALREADY`. `EAGAIN` is an error here:
+    /// for TCP it means the connect never started (no free local port), so waiting would be wrong.
     public static func connect(_ fd: Int32, to address: UnsafePointer<sockaddr>, length: socklen_t)
         throws(SystemError) -> SyscallResult<Void>
     {
         if Glibc.connect(fd, address, length) == 0 { return .completed(()) }
         let code = Glibc.errno
         switch code {
-        case EINPROGRESS, EINTR, EAGAIN: return .wouldBlock
+        case EINPROGRESS, EINTR: return .wouldBlock
         default: throw failure("connect", code)
         }
     }
