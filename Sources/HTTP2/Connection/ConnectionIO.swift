@@ -8,7 +8,7 @@
 // the owner asks for EPOLLOUT only while `hasPendingOutput`.
 
 /// Socket reads and writes for one connection, through TLS when it has a session. Loop-owned.
-struct ConnectionIO {
+final class ConnectionIO {
     let socket: TCPSocket
     private(set) var tls: TLSSession?
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -27,7 +27,7 @@ struct ConnectionIO {
     }
 
     /// Starts TLS on an open socket (after TCP connect, or a proxy's tunnel).
-    mutating func startTLS(_ session: TLSSession) {
+    func startTLS(_ session: TLSSession) {
         tls = session
     }
 
@@ -42,7 +42,7 @@ struct ConnectionIO {
     }
 
     /// Reads what the socket has and hands the plaintext to `deliver`.
-    mutating func readAvailable(
+    func readAvailable(
         _ deliver: (UnsafeRawBufferPointer) throws(HTTP2ConnectionError) -> Void
     ) throws(HTTP2ConnectionError) -> ReadOutcome {
         for _ in 0..<Self.readsPerCall {
@@ -88,7 +88,7 @@ struct ConnectionIO {
     }
 
     /// Progresses a TLS handshake with no application data to read (after `startTLS`).
-    mutating func pumpTLS() throws(HTTP2ConnectionError) {
+    func pumpTLS() throws(HTTP2ConnectionError) {
         guard let tls else { return }
         plaintext.removeAll(keepingCapacity: true)
         do {
@@ -99,13 +99,13 @@ struct ConnectionIO {
     }
 
     /// Queues raw bytes for the socket, bypassing TLS (a proxy CONNECT request).
-    mutating func queueRaw(_ bytes: [UInt8]) {
+    func queueRaw(_ bytes: [UInt8]) {
         outbound.append(contentsOf: bytes)
     }
 
     /// Takes `produce`'s output (through TLS), and writes what the socket accepts.
     /// Returns whether bytes are still queued (then ask for EPOLLOUT).
-    mutating func flush(_ produce: (inout [UInt8], Int) -> Void) throws(HTTP2ConnectionError) -> Bool {
+    func flush(_ produce: (inout [UInt8], Int) -> Void) throws(HTTP2ConnectionError) -> Bool {
         while true {
             let before = outbound.count
             if let tls {
@@ -128,7 +128,7 @@ struct ConnectionIO {
     }
 
     /// Writes queued bytes until done or the socket would block; true when everything was written.
-    private mutating func writeQueued() throws(HTTP2ConnectionError) -> Bool {
+    private func writeQueued() throws(HTTP2ConnectionError) -> Bool {
         while outboundStart < outbound.count {
             let start = outboundStart
             let socket = self.socket

@@ -1,0 +1,158 @@
+// Submitting requests, their completions, timeouts, GOAWAY, PING and the end of the connection.
+
+extension HTTP2ClientConnection {
+    /// Sends a request. `completion` is called exactly once, on the loop. Submit only while
+    /// `availableStreams > 0` (a request beyond the server's limit waits inside nghttp2).
+    public func submit(
+        headers: HTTP2HeaderBlock?, extraHeaders: HTTP2HeaderBuffer?, body: [UInt8], timeout: Duration?,
+        completion: @escaping (Result<HTTP2Response, HTTP2RequestFailure>) -> Void
+    ) {
+        guard isReady, let session else {
+            let error: HTTP2ConnectionError = if case .closed(let reason) = phase { reason } else { .closedLocally }
+            completion(.failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: false)))
+            return
+        }
+        let token = nextToken
+        nextToken &+= 1
+        let streamID: Int32
+        do {
+            if let headers {
+                streamID = try session.submitRequest(headers: headers, extraHeaders: extraHeaders, body: body, token: token)
+            } else {
+                streamID = try session.submitRequest(
+                    headers: extraHeaders?.headers ?? [], body: body, token: token)
+            }
+        } catch {
+            completion(.failure(HTTP2RequestFailure(kind: .connection(.http2(error)), mayHaveBeenProcessed: false)))
+            return
+        }
+        var entry = Pending(completion: completion, streamID: streamID)
+        if let timeout {
+            entry.timer = loop.schedule(after: timeout.nanoseconds) { [weak self] in self?.timeOut(token) }
+        }
+        pending[token] = entry
+        flush()
+    }
+
+    func timeOut(_ token: UInt64) {
+        guard var entry = pending[token], let session else { return }
+        entry.timedOut = true
+        entry.timer = nil
+        pending[token] = entry
+        do {
+            try session.resetStream(entry.streamID)
+        } catch {
+            pending[token] = nil
+            entry.completion(.failure(HTTP2RequestFailure(kind: .timedOut, mayHaveBeenProcessed: true)))
+        }
+        flush()
+    }
+
+    func complete(_ token: UInt64, _ result: Result<HTTP2Response, HTTP2RequestFailure>) {
+        guard let entry = pending.removeValue(forKey: token) else { return }
+        if let timer = entry.timer { loop.cancel(timer) }
+        if entry.timedOut, case .failure = result {
+            entry.completion(.failure(HTTP2RequestFailure(kind: .timedOut, mayHaveBeenProcessed: true)))
+        } else {
+            entry.completion(result)
+        }
+    }
+
+    /// Stops new requests and closes once open ones finish (sends GOAWAY).
+    public func drain() {
+        guard !isClosed else { return }
+        try? session?.goAway()
+        phase = .draining
+        onEvent?(self, .draining)
+        flush()
+    }
+
+    /// Closes at once; open requests fail (as possibly processed, if they were sent).
+    public func close() {
+        fail(.closedLocally)
+    }
+
+    /// The one way out: everything pending is completed, the owner hears `.closed` once.
+    func fail(_ error: HTTP2ConnectionError) {
+        if isClosed { return }
+        phase = .closed(error)
+        for timer in [connectTimer, pingTimer, pingDeadline].compactMap({ $0 }) { loop.cancel(timer) }
+        connectTimer = nil
+        pingTimer = nil
+        pingDeadline = nil
+        closeSocket()
+        closeReason = error
+        session?.close()  // reports every open stream through didFail(.connectionClosed)
+        session?.delegate = nil
+        for (token, entry) in pending {
+            pending[token] = nil
+            if let timer = entry.timer { loop.cancel(timer) }
+            entry.completion(.failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: true)))
+        }
+        onEvent?(self, .closed(error))
+        onEvent = nil
+    }
+
+    // MARK: Idle PING
+
+    func schedulePing() {
+        guard let interval = configuration.idlePingInterval else { return }
+        pingTimer = loop.schedule(after: interval.nanoseconds) { [weak self] in self?.pingIfIdle() }
+    }
+
+    func pingIfIdle() {
+        guard let interval = configuration.idlePingInterval, !isClosed, let session else { return }
+        let idle = EventLoop.now() &- lastActivity
+        if idle >= interval.nanoseconds, pingDeadline == nil {
+            try? session.submitPing()
+            pingDeadline = loop.schedule(after: configuration.pingTimeout.nanoseconds) { [weak self] in
+                self?.fail(.timedOut("a PING acknowledgement"))
+            }
+            flush()
+        }
+        schedulePing()
+    }
+}
+
+extension HTTP2ClientConnection: HTTP2ClientSessionDelegate {
+    public func session(_ session: HTTP2ClientSession, didReceive response: HTTP2Response, for token: UInt64) {
+        complete(token, .success(response))
+        if isReady { onEvent?(self, .streamsAvailable) }
+    }
+
+    public func session(_ session: HTTP2ClientSession, didFail error: HTTP2StreamError, for token: UInt64) {
+        let failure: HTTP2RequestFailure
+        if error.kind == .connectionClosed, let closeReason {
+            failure = HTTP2RequestFailure(kind: .connection(closeReason), mayHaveBeenProcessed: !error.isSafeToRetry)
+        } else {
+            failure = HTTP2RequestFailure(kind: .stream(error), mayHaveBeenProcessed: !error.isSafeToRetry)
+        }
+        complete(token, .failure(failure))
+        if isReady { onEvent?(self, .streamsAvailable) }
+    }
+
+    public func session(_ session: HTTP2ClientSession, didReceiveGoAway goAway: HTTP2GoAway) {
+        guard !isClosed else { return }
+        if goAway.errorCode != .noError { closeReason = .goAway(goAway.errorCode, debug: goAway.debugText) }
+        let wasDraining: Bool = if case .draining = phase { true } else { false }
+        phase = .draining
+        if !wasDraining { onEvent?(self, .draining) }
+    }
+
+    public func session(_ session: HTTP2ClientSession, didReceiveSettings settings: HTTP2Settings) {
+        if case .awaitingSettings = phase {
+            phase = .ready
+            if let connectTimer { loop.cancel(connectTimer) }
+            connectTimer = nil
+            schedulePing()
+            onEvent?(self, .ready)
+        } else if isReady {
+            onEvent?(self, .streamsAvailable)
+        }
+    }
+
+    public func session(_ session: HTTP2ClientSession, didReceivePingAck payload: UInt64) {
+        if let pingDeadline { loop.cancel(pingDeadline) }
+        pingDeadline = nil
+    }
+}
