@@ -7,6 +7,7 @@ let package = Package(
     name: "Herald",
     products: [
         .executable(name: "herald", targets: ["herald"]),
+        .executable(name: "herald-bench", targets: ["herald-bench"]),
         .library(name: "APNs", targets: ["APNs"]),
         .library(name: "Keys", targets: ["Keys"]),
     ],
@@ -34,6 +35,8 @@ let package = Package(
         // The command line: argument parsing (a pure function) and the commands.
         .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Keys"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
+        // Benchmarks: the client through its public async API (see BENCHMARKS.md).
+        .executableTarget(name: "herald-bench", dependencies: ["APNsClient", "APNs", "HTTP2"], path: "Benchmarks/herald-bench"),
         .testTarget(name: "KeysTests", dependencies: ["Keys"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "Keys"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "Keys"]),

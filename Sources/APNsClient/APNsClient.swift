@@ -90,7 +90,8 @@ public final class APNsClient: Sendable {
             let request = APNsRequest(notification: notification, authority: endpoint.authority, authorization: token?.authorization)
             recorder.wroteRequest()
             let result = await transport.perform(request, timeout: requestTimeout).flatMap { raw in
-                ResponseDecoder.decode(status: raw.status, apnsID: raw.apnsID, uniqueID: raw.uniqueID, body: raw.body)
+                ResponseDecoder.decode(
+                    status: raw.status, apnsID: raw.apnsID ?? request.apnsID, uniqueID: raw.uniqueID, body: raw.body)
             }
             guard case .failure(let error) = result else { return result }
             if error.reason == .expiredProviderToken, !resigned, let token, case .token(let cache) = credentials,

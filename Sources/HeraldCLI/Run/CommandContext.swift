@@ -70,7 +70,10 @@ public struct CommandContext: Sendable {
         },
         environment: SystemIO.environment(),
         openLines: { (path: String) throws(InputError) -> any LineReader in try FileLineReader.open(path) },
-        standardErrorIsTerminal: isatty(2) == 1)
+        standardErrorIsTerminal: isatty(2) == 1,
+        makeTransport: { (configuration: TransportConfiguration) throws(APNsClientError) -> any APNsTransport in
+            try HTTP2Transport(configuration: configuration)
+        })
 }
 
 /// A file or stream that could not be read or written.

@@ -1,0 +1,130 @@
+import APNs
+import HTTP2
+import Keys
+import Synchronization
+
+/// The production transport: a pool of HTTP/2 connections to one endpoint, spread over event loops.
+///
+/// Thread-safety: `perform` may be called from any task; each loop's share of the pool lives on
+/// that loop (`LoopPool`), so a task running on a loop's executor submits without a thread hop.
+/// Lifecycle: connections open on demand and stay open; `shutdown()` closes them and stops loops
+/// the transport created itself.
+public final class HTTP2Transport: APNsTransport {
+    public let configuration: TransportConfiguration
+    private let group: EventLoopGroup
+    private let ownsGroup: Bool
+    private let pools: [LoopPool]
+    private let nextPool = Atomic<Int>(0)
+    private let permits: AsyncSemaphore
+    private let openConnections = ConnectionCounter()
+
+    /// Builds TLS (trust roots, client identity) and the pools; opens no connection yet.
+    public init(configuration: TransportConfiguration, loops: EventLoopGroup? = nil) throws(APNsClientError) {
+        self.configuration = configuration
+        let connectionConfiguration = try Self.connectionConfiguration(configuration)
+        if let loops {
+            group = loops
+            ownsGroup = false
+        } else {
+            do {
+                group = try EventLoopGroup(
+                    loopCount: max(1, min(EventLoopGroup.defaultLoopCount, configuration.maximumConnections)),
+                    name: "herald-apns")
+            } catch {
+                throw .invalidConfiguration("cannot start event loops: \(error)")
+            }
+            ownsGroup = true
+        }
+        let used = Array(group.loops.prefix(max(1, min(group.loops.count, configuration.maximumConnections))))
+        let share = (configuration.maximumConnections + used.count - 1) / used.count
+        permits = AsyncSemaphore(permits: max(1, configuration.maximumQueuedRequests))
+        var made: [LoopPool] = []
+        for (index, loop) in used.enumerated() {
+            let connections = min(share, configuration.maximumConnections - index * share)
+            made.append(LoopPool(
+                loop: loop, connection: connectionConfiguration, maximumConnections: max(1, connections),
+                scheme: configuration.endpoint.usesTLS ? "https" : "http", counter: openConnections))
+        }
+        pools = made
+    }
+
+    public var connectionCount: Int { openConnections.value.load(ordering: .relaxed) }
+
+    public func perform(_ request: APNsRequest, timeout: Duration) async -> Result<RawResponse, APNsClientError> {
+        await permits.acquire()
+        defer { permits.release() }
+        let pool = pools.first { $0.loop.inEventLoop } ?? pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count]
+        return await withCheckedContinuation { continuation in
+            let job = LoopPool.Job(request: request, timeout: timeout) { continuation.resume(returning: $0) }
+            if pool.loop.inEventLoop {
+                pool.dispatch(job)
+            } else if !pool.loop.execute({ pool.dispatch(job) }) {
+                continuation.resume(returning: .failure(.shutDown))
+            }
+        }
+    }
+
+    public func shutdown() async {
+        await withTaskGroup(of: Void.self) { tasks in
+            for pool in pools {
+                tasks.addTask {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        if !pool.loop.execute({ pool.shutdown { continuation.resume() } }) { continuation.resume() }
+                    }
+                }
+            }
+        }
+        if ownsGroup { await group.shutdown() }
+    }
+
+    /// TLS and connection settings from the transport's configuration; errors name the file.
+    static func connectionConfiguration(
+        _ configuration: TransportConfiguration
+    ) throws(APNsClientError) -> HTTP2ClientConnection.Configuration {
+        let endpoint = configuration.endpoint
+        var proxy: ProxyConfiguration?
+        if let url = configuration.proxy {
+            do {
+                proxy = try ProxyConfiguration(url: url)
+            } catch {
+                throw .invalidConfiguration("--proxy: \(error)")
+            }
+        }
+        var tls: TLSContext?
+        if endpoint.usesTLS {
+            var settings = TLSConfiguration.client(
+                serverHostname: endpoint.host, trustRoots: configuration.caFile.map { .file($0) } ?? .systemDefault)
+            switch configuration.clientIdentity {
+            case .pkcs12(let path, let password):
+                do {
+                    settings = settings.withIdentity(try PKCS12Bundle(contentsOfFile: path, password: password ?? ""))
+                } catch {
+                    throw .invalidConfiguration("--cert: \(error)")
+                }
+            case .pem(let certificatePath, let keyPath, let password):
+                do {
+                    settings.certificateChain = try Certificate.chain(contentsOfFile: certificatePath)
+                } catch {
+                    throw .invalidConfiguration("--cert: \(error)")
+                }
+                do {
+                    settings.privateKey = try PrivateKey(contentsOfFile: keyPath, password: password)
+                } catch {
+                    throw .invalidConfiguration("--cert-key: \(error)")
+                }
+            case nil:
+                break
+            }
+            do {
+                tls = try TLSContext(settings)
+            } catch {
+                throw .invalidConfiguration(
+                    (configuration.caFile.map { "--ca-file \($0): " } ?? "TLS: ") + error.description)
+            }
+        }
+        return HTTP2ClientConnection.Configuration(
+            host: endpoint.host, port: endpoint.port, tls: tls, serverName: endpoint.host, proxy: proxy,
+            connectTimeout: configuration.connectTimeout, idlePingInterval: configuration.idlePingInterval,
+            pingTimeout: configuration.pingTimeout)
+    }
+}
