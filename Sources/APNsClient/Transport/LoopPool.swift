@@ -55,6 +55,8 @@ final class LoopPool: @unchecked Sendable {
     private var shuttingDown = false
     private var onShutdown: (() -> Void)?
     private var headers = HTTP2HeaderBuffer()
+    /// `:method`, `:scheme` and `:authority`, the same for every request: built once, sent NO_COPY.
+    private var staticHeaders: HTTP2HeaderBlock?
 
     init(
         loop: EventLoop, connection: HTTP2ClientConnection.Configuration, maximumConnections: Int, scheme: String,
@@ -139,14 +141,24 @@ final class LoopPool: @unchecked Sendable {
         }
         headers.removeAll()
         for (name, value) in job.request.headers {
-            if name == ":scheme" {
-                headers.append(name, scheme)
-            } else {
+            switch name {
+            case ":method", ":scheme":
+                continue
+            case ":authority":
+                if staticHeaders == nil {
+                    staticHeaders = try? HTTP2HeaderBlock([":method": "POST", ":scheme": scheme, ":authority": value])
+                }
+                if staticHeaders == nil { headers.append(name, value) }
+            default:
                 headers.append(name, value, neverIndex: Self.neverIndexed.contains(name))
             }
         }
+        if staticHeaders == nil {
+            headers.append(":method", "POST")
+            headers.append(":scheme", scheme)
+        }
         let remaining = Duration.nanoseconds(Int64(job.deadline &- now))
-        connection.submit(headers: nil, extraHeaders: headers, body: job.request.body, timeout: remaining) {
+        connection.submit(headers: staticHeaders, extraHeaders: headers, body: job.request.body, timeout: remaining) {
             [weak self] result in
             self?.complete(job, result) ?? job.finish(.failure(.shutDown))
         }

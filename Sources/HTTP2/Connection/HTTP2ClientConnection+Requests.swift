@@ -16,12 +16,7 @@ extension HTTP2ClientConnection {
         nextToken &+= 1
         let streamID: Int32
         do {
-            if let headers {
-                streamID = try session.submitRequest(headers: headers, extraHeaders: extraHeaders, body: body, token: token)
-            } else {
-                streamID = try session.submitRequest(
-                    headers: extraHeaders?.headers ?? [], body: body, token: token)
-            }
+            streamID = try session.submitRequest(headers: headers, extraHeaders: extraHeaders, body: body, token: token)
         } catch {
             completion(.failure(HTTP2RequestFailure(kind: .connection(.http2(error)), mayHaveBeenProcessed: false)))
             return
@@ -31,7 +26,19 @@ extension HTTP2ClientConnection {
             entry.timer = loop.schedule(after: timeout.nanoseconds) { [weak self] in self?.timeOut(token) }
         }
         pending[token] = entry
-        flush()
+        scheduleFlush()
+    }
+
+    /// Flushes once at the end of this loop iteration, however many requests were submitted in it:
+    /// one TLS record and one `send` for a batch instead of one per request.
+    func scheduleFlush() {
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        loop.executeSoon { [weak self] in
+            guard let self else { return }
+            self.flushScheduled = false
+            self.flush()
+        }
     }
 
     func timeOut(_ token: UInt64) {

@@ -94,6 +94,7 @@ public final class HTTP2ClientConnection {
     var pingTimer: TimerID?
     var pingDeadline: TimerID?
     var lastActivity: UInt64 = 0
+    var flushScheduled = false
     /// Why the connection is closing, for the requests the session reports afterwards.
     var closeReason: HTTP2ConnectionError?
 

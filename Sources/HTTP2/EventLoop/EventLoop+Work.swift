@@ -25,3 +25,13 @@ struct Registration {
     var interest: IOInterest
     let generation: UInt32
 }
+
+extension EventLoop {
+    /// Runs `work` on this loop after the work already queued here, before the next wait for I/O.
+    /// Loop thread only; `work` need not be `Sendable` (it never leaves the loop). Used to coalesce:
+    /// many submissions in one iteration, one flush at its end.
+    public func executeSoon(_ work: @escaping () -> Void) {
+        preconditionInEventLoop()
+        local.append(.closure(work))
+    }
+}

@@ -50,7 +50,7 @@ public final class HTTP2ClientSession {
     /// not copied, until nghttp2 has read it.
     @discardableResult
     public func submitRequest(
-        headers: HTTP2HeaderBlock, extraHeaders: HTTP2HeaderBuffer? = nil, body: [UInt8]?, token: UInt64
+        headers: HTTP2HeaderBlock?, extraHeaders: HTTP2HeaderBuffer? = nil, body: [UInt8]?, token: UInt64
     ) throws(HTTP2Error) -> Int32 {
         try engine.submitRequest(block: headers, buffer: extraHeaders, body: body, token: token)
     }
