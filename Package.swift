@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "KeysTests", dependencies: ["Keys"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "Keys"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "Keys"]),
-        .testTarget(name: "APNsClientTests", dependencies: ["APNsClient", "APNs"]),
+        .testTarget(name: "APNsClientTests", dependencies: ["APNsClient", "APNs", "HTTP2", "Keys"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "APNs"]),
     ],
     swiftLanguageModes: [.v6]

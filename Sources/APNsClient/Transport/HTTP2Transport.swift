@@ -50,6 +50,10 @@ public final class HTTP2Transport: APNsTransport {
 
     public var connectionCount: Int { openConnections.value.load(ordering: .relaxed) }
 
+    /// Requests the transport sent again because the server refused them unprocessed
+    /// (REFUSED_STREAM, or above a GOAWAY's last stream id).
+    public var resentCount: Int { openConnections.resent.load(ordering: .relaxed) }
+
     public func perform(_ request: APNsRequest, timeout: Duration) async -> Result<RawResponse, APNsClientError> {
         await permits.acquire()
         defer { permits.release() }

@@ -173,6 +173,7 @@ final class LoopPool: @unchecked Sendable {
         case .failure(let failure):
             if !failure.mayHaveBeenProcessed, job.resends < Self.maximumResends, !shuttingDown {
                 job.resends += 1
+                counter.resent.add(1, ordering: .relaxed)
                 enqueue(job, atFront: true)
                 drainWaiting()
                 return
@@ -283,4 +284,6 @@ extension Duration {
 /// Open connections across a transport's pools, readable from any thread.
 final class ConnectionCounter: Sendable {
     let value = Atomic<Int>(0)
+    /// Requests sent again after the server refused them unprocessed.
+    let resent = Atomic<Int>(0)
 }
