@@ -147,3 +147,41 @@ struct TransportTests {
         await client.shutdown()
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct ProxyTransportTests {
+    @Test func sendsThroughAConnectProxy() async throws {
+        let server = try Nghttpd()
+        let proxy = try ConnectProxy()
+        defer { proxy.stop() }
+        let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(server.port)")
+        let client = APNsClient(
+            endpoint: endpoint, credentials: .certificate,
+            transport: try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint, proxy: "http://127.0.0.1:\(proxy.port)")), retryPolicy: .none)
+        let note = APNs.Notification(
+            token: try DeviceToken(hex: TransportTests.token), topic: try Topic("com.example.app"), payload: Payload.alert(body: "via proxy"))
+        _ = try await client.send(note)
+        #expect(proxy.requests == ["CONNECT 127.0.0.1:\(server.port) HTTP/1.1"])
+        await client.shutdown()
+    }
+
+    @Test func proxyRefusalIsATransportErrorWithItsStatus() async throws {
+        let server = try Nghttpd()
+        let proxy = try ConnectProxy(requireAuthorization: true)
+        defer { proxy.stop() }
+        let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(server.port)")
+        let client = APNsClient(
+            endpoint: endpoint, credentials: .certificate,
+            transport: try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint, proxy: "http://127.0.0.1:\(proxy.port)")),
+            retryPolicy: .none)
+        let note = APNs.Notification(
+            token: try DeviceToken(hex: TransportTests.token), topic: try Topic("com.example.app"), payload: Payload.alert(body: "x"))
+        do {
+            _ = try await client.send(note)
+            Issue.record("the proxy demands credentials")
+        } catch {
+            #expect("\(error)".contains("407"), "\(error)")
+        }
+        await client.shutdown()
+    }
+}

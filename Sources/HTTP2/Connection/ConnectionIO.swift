@@ -61,30 +61,41 @@ final class ConnectionIO {
             case .endOfFile:
                 return .endOfFile
             case .bytes(let count):
-                if let tls {
-                    readBuffer.withUnsafeBytes { tls.receiveCiphertext(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                    plaintext.removeAll(keepingCapacity: true)
-                    let status: TLSReadStatus
-                    do {
-                        status = try tls.readPlaintext(into: &plaintext)
-                    } catch {
-                        throw .tls(error)
+                let closed = try readBuffer.withUnsafeBytes { buffer in
+                    Result { () throws(HTTP2ConnectionError) -> Bool in
+                        try process(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), deliver)
                     }
-                    if !plaintext.isEmpty {
-                        try plaintext.withUnsafeBytes { buffer in
-                            Result { () throws(HTTP2ConnectionError) in try deliver(buffer) }
-                        }.get()
-                    }
-                    if status == .closed { return .endOfFile }
-                } else {
-                    try readBuffer.withUnsafeBytes { buffer in
-                        Result { () throws(HTTP2ConnectionError) in try deliver(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
-                    }.get()
-                }
+                }.get()
+                if closed { return .endOfFile }
                 if count < readBuffer.count { return .open }
             }
         }
         return .open
+    }
+
+    /// Handles bytes received from the socket (or left over from a proxy's answer): decrypts them
+    /// when TLS is on and hands the plaintext to `deliver`. Returns true when TLS saw close_notify.
+    func process(
+        _ bytes: UnsafeRawBufferPointer, _ deliver: (UnsafeRawBufferPointer) throws(HTTP2ConnectionError) -> Void
+    ) throws(HTTP2ConnectionError) -> Bool {
+        guard let tls else {
+            try deliver(bytes)
+            return false
+        }
+        tls.receiveCiphertext(bytes)
+        plaintext.removeAll(keepingCapacity: true)
+        let status: TLSReadStatus
+        do {
+            status = try tls.readPlaintext(into: &plaintext)
+        } catch {
+            throw .tls(error)
+        }
+        if !plaintext.isEmpty {
+            try plaintext.withUnsafeBytes { buffer in
+                Result { () throws(HTTP2ConnectionError) in try deliver(buffer) }
+            }.get()
+        }
+        return status == .closed
     }
 
     /// Progresses a TLS handshake with no application data to read (after `startTLS`).

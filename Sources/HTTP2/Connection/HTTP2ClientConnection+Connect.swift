@@ -144,10 +144,15 @@ extension HTTP2ClientConnection {
         }
         phase = .proxying(handshake)
         guard let rest else { return }
-        guard rest.isEmpty else {
-            throw .proxy(.malformedResponse("the proxy sent \(rest.count) bytes before the tunnel was used"))
-        }
         startSession()
+        // The server may speak first (an h2c server's SETTINGS), in the same read as the proxy's answer.
+        if !rest.isEmpty, let io {
+            _ = try rest.withUnsafeBytes { buffer in
+                Result { () throws(HTTP2ConnectionError) -> Bool in
+                    try io.process(buffer) { bytes throws(HTTP2ConnectionError) in try self.deliver(bytes) }
+                }
+            }.get()
+        }
     }
 }
 
