@@ -16,6 +16,9 @@ extension HTTP2Server {
         public var session: HTTP2SessionConfiguration
         /// Pending connections the kernel queues before `accept` (`listen` backlog).
         public var backlog: Int32
+        /// At most this many connections open at once; beyond it accepting pauses (clients wait in
+        /// the backlog) until one closes. nil: no limit but the process's descriptor limit.
+        public var maximumConnections: Int?
         /// How long TLS plus the client's HTTP/2 preface may take before the connection is dropped.
         public var handshakeTimeout: Duration
         /// Connections with no request activity for this long (and no request awaiting an answer)
@@ -36,7 +39,7 @@ extension HTTP2Server {
         public init(
             loops: EventLoopGroup, host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSContext? = nil,
             session: HTTP2SessionConfiguration = HTTP2SessionConfiguration(),
-            initialMaxConcurrentStreams: UInt32? = nil, backlog: Int32 = 511,
+            initialMaxConcurrentStreams: UInt32? = nil, backlog: Int32 = 511, maximumConnections: Int? = nil,
             handshakeTimeout: Duration = .seconds(10), idleTimeout: Duration? = nil,
             closeTimeout: Duration = .seconds(2)
         ) {
@@ -46,6 +49,7 @@ extension HTTP2Server {
             self.tls = tls
             self.session = session
             self.backlog = backlog
+            self.maximumConnections = maximumConnections
             self.handshakeTimeout = handshakeTimeout
             self.idleTimeout = idleTimeout
             self.closeTimeout = closeTimeout

@@ -27,6 +27,8 @@ public final class HTTP2Server: Sendable {
     let acceptor: ServerAcceptor
     let loopStates: [ServerLoopState]
     let state = Mutex(ServerState())
+    /// The acceptor stopped at `maximumConnections`; the next close resumes it.
+    let acceptPausedAtLimit = Atomic<Bool>(false)
     private let nextLoop = Atomic<UInt>(0)
     private let lastConnectionID = Atomic<UInt64>(0)
 
@@ -181,6 +183,16 @@ public final class HTTP2Server: Sendable {
     /// A counted connection is gone (closed, or never adopted).
     func connectionEnded() {
         update { $0.counts.open -= 1 }
+        if acceptPausedAtLimit.exchange(false, ordering: .acquiringAndReleasing) {
+            let acceptor = self.acceptor
+            acceptor.loop.execute { acceptor.resumeAtLimit() }
+        }
+    }
+
+    /// Whether another connection fits under `maximumConnections`.
+    var hasRoomForConnection: Bool {
+        guard let maximum = configuration.maximumConnections else { return true }
+        return connectionCount < maximum
     }
 
     func acceptFailed() {

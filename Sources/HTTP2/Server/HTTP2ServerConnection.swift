@@ -7,14 +7,14 @@
 //                        |  reads -> session -> handler; flush after each batch  |
 //                        |  and each answer; GOAWAY sent: streams finish         |
 //                        |                                                       |
-//        session done (!wantsRead && !wantsWrite), protocol or TLS error,        |
-//        idle timeout, server shutdown (GOAWAY first)                            |
+//        session done (!wantsRead && !wantsWrite), client's EOF, protocol or     |
+//        TLS error, idle timeout, server shutdown (GOAWAY first)                 |
 //                        v                                                       |
 //                     closing: flushingSession --all written--> flushingTLSClose |
 //                        (input discarded)     (TLS: close_notify) --written-->  |
 //                        lingering (SHUT_WR sent; read until the client's EOF)   |
 //                        |                                                       |
-//     EOF, socket error, hang-up, close(), handshake timeout, closeTimeout       |
+//     EOF (closing), socket error, hang-up, close(), handshake or close timeout  |
 //                        v                                                       v
 //                     closed: session.close(), deregister, close fd, connectionClosed, uncount
 //
@@ -153,7 +153,7 @@ final class HTTP2ServerConnection: IOHandler {
         busy -= 1
         switch failure {
         case nil where endOfFile:
-            finalClose()
+            beginClosing()  // the client is done sending: write what is answered already, then close
         case nil, .closedLocally?:
             settle()
         case .http2?:

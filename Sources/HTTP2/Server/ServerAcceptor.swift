@@ -6,7 +6,8 @@ import Glibc
 /// Running out of descriptors or memory (`EMFILE`, `ENFILE`, `ENOBUFS`, `ENOMEM`) must not spin a
 /// level-triggered loop on a listener that stays readable: accepting pauses for
 /// ``pauseNanoseconds`` (the listener is watched for nothing meanwhile) and the kernel keeps the
-/// pending connections in its backlog.
+/// pending connections in its backlog. At `maximumConnections` accepting pauses the same way
+/// until a connection closes.
 ///
 /// Thread-safety: loop-confined.
 // SAFETY: every member is used only on `loop`; the server reaches it through `loop.execute`.
@@ -16,6 +17,7 @@ final class ServerAcceptor: IOHandler, @unchecked Sendable {
     /// Set while accepting; cleared at stop, which breaks the server <-> acceptor cycle.
     private var server: HTTP2Server?
     private var resumeTimer: TimerID?
+    private var pausedAtLimit = false
     /// Accepts per readiness event before other work on the loop gets a turn.
     static let acceptsPerCall = 64
     static let pauseNanoseconds: UInt64 = 100_000_000
@@ -41,6 +43,10 @@ final class ServerAcceptor: IOHandler, @unchecked Sendable {
     func readable() {
         guard let listener, let server else { return }
         for _ in 0..<Self.acceptsPerCall {
+            guard server.hasRoomForConnection else {
+                pauseAtLimit(server)
+                return
+            }
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let result = withUnsafeMutablePointer(to: &storage) { pointer in
@@ -85,17 +91,38 @@ final class ServerAcceptor: IOHandler, @unchecked Sendable {
     }
 
     private func pause() {
-        guard resumeTimer == nil, let listener else { return }
-        do {
-            try loop.modify(listener.fd, interest: [])
-        } catch {
-            stop()  // cannot stop watching it: better to stop accepting than to spin
-            return
-        }
+        guard resumeTimer == nil else { return }
         resumeTimer = loop.schedule(after: Self.pauseNanoseconds) { [self] in
             resumeTimer = nil
-            guard let listener = self.listener else { return }
-            try? loop.modify(listener.fd, interest: .read)
+            watch()
+        }
+        watch()
+    }
+
+    /// Stops at the connection limit; the server calls `resumeAtLimit` after the next close. The
+    /// flag is published before the count is checked again, so a close in between is not missed.
+    private func pauseAtLimit(_ server: HTTP2Server) {
+        pausedAtLimit = true
+        server.acceptPausedAtLimit.store(true, ordering: .releasing)
+        watch()
+        if server.hasRoomForConnection, server.acceptPausedAtLimit.exchange(false, ordering: .acquiringAndReleasing) {
+            resumeAtLimit()
+        }
+    }
+
+    func resumeAtLimit() {
+        pausedAtLimit = false
+        watch()
+    }
+
+    /// Watches the listener for connections unless a pause is in force.
+    private func watch() {
+        guard let listener else { return }
+        let interest: IOInterest = resumeTimer == nil && !pausedAtLimit ? .read : []
+        do {
+            try loop.modify(listener.fd, interest: interest)
+        } catch {
+            stop()  // cannot stop watching it: better to stop accepting than to spin
         }
     }
 }
