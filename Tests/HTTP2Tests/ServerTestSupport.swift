@@ -58,6 +58,7 @@ struct ServerTestOptions {
     var handshakeTimeout: Duration?
     var idleTimeout: Duration?
     var closeTimeout: Duration?
+    var maximumConnections: Int?
 }
 
 /// Starts a server on two fresh loops, runs `body`, then shuts down the server and the loops.
@@ -71,6 +72,7 @@ func withServer<Result>(
     if let timeout = options.handshakeTimeout { configuration.handshakeTimeout = timeout }
     if let timeout = options.closeTimeout { configuration.closeTimeout = timeout }
     configuration.idleTimeout = options.idleTimeout
+    configuration.maximumConnections = options.maximumConnections
     let server: HTTP2Server
     do {
         server = try await HTTP2Server.start(configuration: configuration, handler: handler)
