@@ -213,4 +213,24 @@ struct ServerBehaviourTests {
             #expect(bodies == ["1", "2", "3", "1", "2", "3"])
         }
     }
+
+    @Test func aSendableResponderAnswersFromAnotherThread() async throws {
+        let handler = TestHandler(route: { request, responder in
+            let sendable = responder.sendable
+            let path = request.path ?? ""
+            Task.detached {
+                sendable.respond(status: 202, headers: [HTTP2Header("x-path", path)])
+                sendable.respond(status: 500)  // ignored: answered already
+            }
+        })
+        try await withServer(handler: handler) { server in
+            let port = server.port
+            let responses = try await onThread { () -> [HTTP2Response] in
+                let client = try ServerTestClient(port: port)
+                return try (0..<10).map { try client.send("/elsewhere/\($0)") }
+            }
+            #expect(responses.map(\.status) == Array(repeating: 202, count: 10))
+            #expect(responses.last?.headers.value(for: "x-path") == "/elsewhere/9")
+        }
+    }
 }

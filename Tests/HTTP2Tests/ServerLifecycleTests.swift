@@ -1,6 +1,7 @@
 // Start, shutdown with connections open, and descriptors after many connections.
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 @testable import HTTP2
@@ -149,6 +150,37 @@ struct ServerLifecycleTests {
             #expect(servedAfter == 200)
             #expect(server.acceptedTotal == 3)
         }
+    }
+
+    @Test func closedConnectionsAndTheirContextsAreFreed() async throws {
+        final class WeakContexts: @unchecked Sendable {
+            // SAFETY: appended on the loops under `lock`, read after the server has shut down.
+            let lock = Mutex<[Weak]>([])
+            struct Weak: @unchecked Sendable { weak var context: HTTP2ServerConnectionContext? }
+        }
+        let contexts = WeakContexts()
+        let handler = TestHandler(
+            onOpen: { connection in contexts.lock.withLock { $0.append(.init(context: connection)) } },
+            route: apnsLikeRoute)
+        let (serverTLS, fixture) = try makeServerTLS()
+        let client = try clientTLS(fixture)
+        try await withServer(handler: handler, options: ServerTestOptions(tls: serverTLS)) { server in
+            let port = server.port
+            try await onThread {
+                for path in ["/x", "/delay/20", "/goaway"] {
+                    let connection = try ServerTestClient(port: port, tls: client)
+                    _ = try connection.send(path)
+                }
+            }
+            await server.waitUntil { $0.open == 0 }
+            for loopState in server.loopStates {
+                let remaining = try await onLoop(loopState.loop) { loopState.connections.count }
+                #expect(remaining == 0)
+            }
+        }
+        let alive = contexts.lock.withLock { list in list.filter { $0.context != nil }.count }
+        #expect(contexts.lock.withLock { $0.count } == 3)
+        #expect(alive == 0)
     }
 
     @Test func startReportsWhatCannotWork() async throws {

@@ -132,4 +132,53 @@ struct ServerRobustnessTests {
             #expect(goAways.map(\.errorCode) == [.noError])
         }
     }
+
+    @Test func aTLSClientThatDoesNotOfferH2IsRefused() async throws {
+        let (serverTLS, fixture) = try makeServerTLS()
+        var configuration = fixture.clientConfiguration(serverHostname: "localhost")
+        configuration.alpnProtocols = ["http/1.1"]
+        let http1Only = try TLSContext(configuration)
+        let handler = TestHandler()
+        try await withServer(handler: handler, options: ServerTestOptions(tls: serverTLS)) { server in
+            let port = server.port
+            let error = try await onThread { () -> HTTP2ConnectionError? in
+                let client = try ServerTestClient(port: port, tls: http1Only)
+                #expect(throws: TestClientFailure.self) { try client.send("/x") }
+                return client.connectionError
+            }
+            guard case .tls(.handshakeFailed(let reason))? = error else {
+                Issue.record("expected a failed handshake, got \(String(describing: error))")
+                return
+            }
+            #expect(reason.contains("no application protocol"), "\(reason)")
+            await server.waitUntil { $0.open == 0 }
+        }
+        #expect(handler.snapshot.opened == 0)
+    }
+
+    /// 16 MiB of answers to a client with large windows that stops reading: the server's writes
+    /// back up (EPOLLOUT, reads paused) while another client is served; then everything arrives intact.
+    @Test func aClientThatStopsReadingGetsEverythingLaterAndBlocksNobody() async throws {
+        let body = patternBytes(4 << 20)
+        let handler = TestHandler(route: { request, responder in
+            responder.respond(status: 200, body: request.path == "/big" ? body : [])
+        })
+        try await withServer(handler: handler) { server in
+            let port = server.port
+            let (intact, others) = try await onThread { () -> (Bool, Int) in
+                let windows = HTTP2SessionConfiguration(
+                    initialWindowSize: 1 << 30, connectionWindowSize: 1 << 30, maxBodySize: 8 << 20)
+                let greedy = try ServerTestClient(port: port, configuration: windows)
+                _ = try greedy.send("/warm-up")  // the window settings are in force from here
+                let tokens = try (0..<4).map { _ in try greedy.request("/big") }
+                try greedy.run { true }  // send the requests, then read nothing for a while
+                let other = try ServerTestClient(port: port)
+                let served = try (0..<20).map { _ in try other.send("/small").status }.filter { $0 == 200 }.count
+                try greedy.waitFor(tokens, timeout: 30)
+                return (tokens.allSatisfy { greedy.response($0)?.body == body }, served)
+            }
+            #expect(intact)
+            #expect(others == 20)
+        }
+    }
 }

@@ -49,13 +49,16 @@ final class ServerTestClient: HTTP2ClientSessionDelegate {
     private(set) var connectionError: HTTP2ConnectionError?
     private var lastToken: UInt64 = 0
 
-    init(port: UInt16, tls: TLSContext? = nil, serverName: String? = nil) throws {
+    init(
+        port: UInt16, tls: TLSContext? = nil, serverName: String? = nil,
+        configuration: HTTP2SessionConfiguration = HTTP2SessionConfiguration()
+    ) throws {
         let socket = try connectBlocking(port: port)
         let tlsSession = try tls.map { try TLSSession(context: $0, serverName: serverName) }
         try tlsSession?.startHandshake()
         io = ConnectionIO(socket: socket, tls: tlsSession)
         scheme = tls == nil ? "http" : "https"
-        session = try HTTP2ClientSession()
+        session = try HTTP2ClientSession(configuration: configuration)
         session.delegate = self
     }
 
