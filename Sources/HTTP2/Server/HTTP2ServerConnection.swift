@@ -1,22 +1,20 @@
 // One accepted connection on its loop: socket <-> ConnectionIO (TLS) <-> HTTP2ServerSession <->
 // handler. An IOHandler (level-triggered) and the session's delegate.
 //
-//   accepted --start--> active --------------------------------------------------+
-//                        |  TLS: handshake on the first bytes; ALPN must be h2;  |
-//                        |  open = connectionOpened (h2c at once, TLS then)      |
-//                        |  reads -> session -> handler; flush after each batch  |
-//                        |  and each answer; GOAWAY sent: streams finish         |
-//                        |                                                       |
-//        session done (!wantsRead && !wantsWrite), client's EOF, protocol or     |
-//        TLS error, idle timeout, server shutdown (GOAWAY first)                 |
-//                        v                                                       |
-//                     closing: flushingSession --all written--> flushingTLSClose |
-//                        (input discarded)     (TLS: close_notify) --written-->  |
-//                        lingering (SHUT_WR sent; read until the client's EOF)   |
-//                        |                                                       |
-//     EOF (closing), socket error, hang-up, close(), handshake or close timeout  |
-//                        v                                                       v
-//                     closed: session.close(), deregister, close fd, connectionClosed, uncount
+//   start --> active --(session done: !wantsRead && !wantsWrite, the client's EOF, a protocol or
+//               |        TLS error, idle timeout, server shutdown after its GOAWAY)--> closing
+//               |
+//               +--(socket error, hang-up, close(), handshake timeout)--------------> closed
+//
+//   closing: flushingSession --all written--> flushingTLSClose --written--> lingering
+//            (input discarded)                (TLS: close_notify)            (SHUT_WR sent)
+//   closing --(the client's EOF, socket error, hang-up, close(), closeTimeout)--> closed
+//
+//   active:  TLS handshake on the first bytes, ALPN must be h2; `open` (connectionOpened) at start
+//            for h2c, after the handshake for TLS; reads -> session -> handler; a flush after each
+//            read batch, and one per loop turn for answers given outside a read.
+//   closed:  session.close() (open streams end with CANCEL), deregister, close the descriptor,
+//            connectionClosed, uncount.
 //
 // Invariants:
 // - `io` is in use during reads and flushes; the session calls the delegate (and so the handler)
