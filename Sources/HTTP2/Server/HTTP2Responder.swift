@@ -1,0 +1,64 @@
+/// Answers one request: a response or a reset, at most once.
+///
+/// A cheap value (the connection and the stream id). The first `respond` or `reset` answers the
+/// stream; later calls are ignored and return false. Calls after the stream or the connection has
+/// ended are harmless and return false too.
+///
+/// Thread-safety: loop-confined, like its connection: use it on `connection.loop`, for instance from
+/// a timer (`connection.loop.schedule(after:)`) for a delayed answer. From other threads use
+/// ``sendable``.
+public struct HTTP2Responder {
+    /// The connection the request arrived on.
+    public let connection: HTTP2ServerConnectionContext
+    /// The request's stream.
+    public let streamID: Int32
+
+    init(connection: HTTP2ServerConnectionContext, streamID: Int32) {
+        self.connection = connection
+        self.streamID = streamID
+    }
+
+    /// Sends `status` (200-599), `headers` (validated) and `body`. Returns whether it was queued.
+    ///
+    /// A response that cannot be sent as given (a status outside 200-599, an invalid header) resets
+    /// the stream with INTERNAL_ERROR instead, so the client is not left waiting, and returns false.
+    @discardableResult
+    public func respond(status: Int, headers: [HTTP2Header] = [], body: [UInt8] = []) -> Bool {
+        connection.connection?.respond(streamID, status: status, .list(headers), body: body) ?? false
+    }
+
+    /// Sends `status`, the fields of `headers` (copied now, not validated) and `body`.
+    @discardableResult
+    public func respond(status: Int, headers: HTTP2HeaderBuffer, body: [UInt8] = []) -> Bool {
+        connection.connection?.respond(streamID, status: status, .buffer(headers), body: body) ?? false
+    }
+
+    /// The fast path: headers that never change in a prebuilt block (sent without copying), the
+    /// per-response ones in a reused buffer.
+    @discardableResult
+    public func respond(
+        status: Int, headerBlock: HTTP2HeaderBlock?, extraHeaders: HTTP2HeaderBuffer?, body: [UInt8]
+    ) -> Bool {
+        connection.connection?.respond(
+            streamID, status: status, .block(headerBlock, extraHeaders), body: body) ?? false
+    }
+
+    /// Resets the stream with `errorCode` instead of answering (REFUSED_STREAM: safe for the client
+    /// to send again). Returns whether the reset was queued.
+    @discardableResult
+    public func reset(errorCode: HTTP2ErrorCode = .cancel) -> Bool {
+        connection.connection?.reset(streamID, errorCode: errorCode) ?? false
+    }
+
+    /// A copy that may be used from any thread: each call hops to the connection's loop.
+    public var sendable: HTTP2SendableResponder {
+        HTTP2SendableResponder(self)
+    }
+}
+
+/// The headers of a response, in one of the forms the session takes.
+enum ResponseHeaders {
+    case list([HTTP2Header])
+    case buffer(HTTP2HeaderBuffer)
+    case block(HTTP2HeaderBlock?, HTTP2HeaderBuffer?)
+}

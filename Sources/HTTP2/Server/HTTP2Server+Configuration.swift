@@ -1,0 +1,86 @@
+extension HTTP2Server {
+    /// Where to listen, how to speak, and the limits of one ``HTTP2Server``; frozen at `start`.
+    ///
+    /// Thread-safety: a value type; `Sendable`.
+    public struct Configuration: Sendable {
+        /// The loops that run the listener (the first loop) and the connections (round-robin). The
+        /// caller owns them: shut the server down before the loops.
+        public var loops: EventLoopGroup
+        /// A numeric address ("127.0.0.1", "::", "0.0.0.0") or a name, resolved once at start.
+        public var host: String
+        /// 0 picks a free port; read it back from ``HTTP2Server/port``.
+        public var port: UInt16
+        /// TLS (a server context offering ALPN h2); nil for h2c with prior knowledge.
+        public var tls: TLSContext?
+        /// Limits enforced per connection (header list, body size, windows).
+        public var session: HTTP2SessionConfiguration
+        /// Pending connections the kernel queues before `accept` (`listen` backlog).
+        public var backlog: Int32
+        /// At most this many connections open at once; beyond it accepting pauses (clients wait in
+        /// the backlog) until one closes. nil: no limit but the process's descriptor limit.
+        public var maximumConnections: Int?
+        /// How long TLS plus the client's HTTP/2 preface may take before the connection is dropped.
+        public var handshakeTimeout: Duration
+        /// Connections with no request activity for this long (and no request awaiting an answer)
+        /// get GOAWAY and are closed; nil keeps them open.
+        public var idleTimeout: Duration?
+        /// How long a closing connection may take to write its last bytes (GOAWAY, close_notify) and
+        /// see the client's end, before its socket is dropped. Bounds ``HTTP2Server/shutdown()``.
+        public var closeTimeout: Duration
+
+        /// SETTINGS_MAX_CONCURRENT_STREAMS in each connection's first SETTINGS frame: the same value
+        /// as `session.maxConcurrentStreams`. Raise it per connection with
+        /// ``HTTP2ServerConnectionContext/setMaxConcurrentStreams(_:)``.
+        public var initialMaxConcurrentStreams: UInt32 {
+            get { session.maxConcurrentStreams }
+            set { session.maxConcurrentStreams = newValue }
+        }
+
+        public init(
+            loops: EventLoopGroup, host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSContext? = nil,
+            session: HTTP2SessionConfiguration = HTTP2SessionConfiguration(),
+            initialMaxConcurrentStreams: UInt32? = nil, backlog: Int32 = 511, maximumConnections: Int? = nil,
+            handshakeTimeout: Duration = .seconds(10), idleTimeout: Duration? = nil,
+            closeTimeout: Duration = .seconds(2)
+        ) {
+            self.loops = loops
+            self.host = host
+            self.port = port
+            self.tls = tls
+            self.session = session
+            self.backlog = backlog
+            self.maximumConnections = maximumConnections
+            self.handshakeTimeout = handshakeTimeout
+            self.idleTimeout = idleTimeout
+            self.closeTimeout = closeTimeout
+            if let initialMaxConcurrentStreams { self.initialMaxConcurrentStreams = initialMaxConcurrentStreams }
+        }
+
+        /// Checks what can be checked before binding: a server TLS context that offers h2, a
+        /// session configuration nghttp2 accepts.
+        func validate() throws(HTTP2ConnectionError) {
+            if let tls {
+                guard tls.configuration.role == .server else {
+                    throw .tls(.invalidConfiguration(reason: "the server needs a TLS context built with .server(...)"))
+                }
+                guard tls.configuration.alpnProtocols.contains("h2") else {
+                    throw .tls(.invalidConfiguration(reason: "the server's TLS context must offer ALPN \"h2\""))
+                }
+            }
+            do {
+                _ = try HTTP2ServerSession(configuration: session)
+            } catch {
+                throw .http2(error)
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, 0 for negative durations, saturating at `UInt64.max`.
+    var clampedNanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        let nanoseconds = Int128(seconds) * 1_000_000_000 + Int128(attoseconds / 1_000_000_000)
+        return UInt64(clamping: nanoseconds)
+    }
+}
