@@ -143,3 +143,46 @@ struct APNsClientTests {
         #expect(transport.requests.isEmpty)
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct BatchTests {
+    @Test func everyNotificationGetsOneResultWithBoundedConcurrency() async throws {
+        let transport = CountingTransport()
+        let client = APNsClient(endpoint: .sandbox, credentials: .certificate, transport: transport)
+        let notifications = try (0..<500).map { index in
+            Notification(
+                token: try DeviceToken(hex: String(repeating: "0", count: 64 - String(index, radix: 16).count) + String(index, radix: 16)), topic: try Topic("com.example.app"),
+                payload: Payload.alert(body: "n\(index)"))
+        }
+        var seen = Set<String>()
+        await client.sendAll(notifications, concurrency: 8) { notification, result in
+            #expect((try? result.get()) != nil)
+            seen.insert(notification.token.hex)
+        }
+        #expect(seen.count == 500)
+        #expect(transport.mostInFlight.load(ordering: .relaxed) <= 8)
+        #expect(transport.mostInFlight.load(ordering: .relaxed) > 1)
+    }
+}
+
+/// Answers 200 after yielding; records the most requests in flight at once.
+final class CountingTransport: APNsTransport {
+    let inFlight = Atomic<Int>(0)
+    let mostInFlight = Atomic<Int>(0)
+    var connectionCount: Int { 1 }
+
+    func perform(_ request: APNsRequest, timeout: Duration) async -> Result<RawResponse, APNsClientError> {
+        let now = inFlight.add(1, ordering: .relaxed).newValue
+        var most = mostInFlight.load(ordering: .relaxed)
+        while now > most {
+            let (done, original) = mostInFlight.compareExchange(expected: most, desired: now, ordering: .relaxed)
+            if done { break }
+            most = original
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+        inFlight.subtract(1, ordering: .relaxed)
+        return .success(RawResponse(status: 200, apnsID: request.apnsID))
+    }
+
+    func shutdown() async {}
+}

@@ -89,6 +89,15 @@ final class ChildProcess {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 
+    /// Waits for the process to exit by itself; its exit status.
+    func wait() -> Int32 {
+        guard !stopped else { return -1 }
+        stopped = true
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status >> 8) & 0xFF
+    }
+
     deinit { stop() }
 }
 

@@ -65,22 +65,8 @@ struct Sender {
             return ExitStatus.failure
         }
         let printer = ResultPrinter(options: options, context: context)
-        let limit = options.concurrency ?? 1000
-        await withTaskGroup(of: (Notification, Result<APNsResponse, APNsClientError>).self) { group in
-            var next = 0
-            var running = 0
-            while next < notifications.count || running > 0 {
-                while running < limit, next < notifications.count {
-                    let notification = notifications[next]
-                    next += 1
-                    running += 1
-                    group.addTask { (notification, await client.result(for: notification)) }
-                }
-                if let (notification, result) = await group.next() {
-                    running -= 1
-                    printer.print(notification, result)
-                }
-            }
+        await client.sendAll(notifications, concurrency: options.concurrency ?? 1000) { notification, result in
+            printer.print(notification, result)
         }
         let metrics = client.metrics
         await client.shutdown()

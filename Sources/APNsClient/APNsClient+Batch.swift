@@ -1,0 +1,32 @@
+import APNs
+
+extension APNsClient {
+    /// Sends every notification, at most `concurrency` at a time, and hands each result to
+    /// `onResult` as it completes (completion order, one call at a time). Memory stays bounded by
+    /// `concurrency` whatever the number of notifications: the next one is taken from the sequence
+    /// only when one finishes, and a slow `onResult` slows the sending down.
+    public func sendAll<Notifications: Sequence>(
+        _ notifications: Notifications, concurrency: Int = 1000,
+        onResult: (Notification, Result<APNsResponse, APNsClientError>) async -> Void
+    ) async where Notifications.Element == Notification {
+        let limit = max(1, concurrency)
+        var iterator = notifications.makeIterator()
+        await withTaskGroup(of: (Notification, Result<APNsResponse, APNsClientError>).self) { group in
+            var running = 0
+            var exhausted = false
+            while true {
+                while running < limit, !exhausted {
+                    guard let notification = iterator.next() else {
+                        exhausted = true
+                        break
+                    }
+                    running += 1
+                    group.addTask { (notification, await self.result(for: notification)) }
+                }
+                guard running > 0, let (notification, result) = await group.next() else { return }
+                running -= 1
+                await onResult(notification, result)
+            }
+        }
+    }
+}
