@@ -58,7 +58,7 @@ public final class HTTP2Transport: APNsTransport {
         await permits.acquire()
         defer { permits.release() }
         let pool = pools.first { $0.loop.inEventLoop } ?? pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count]
-        return await withCheckedContinuation { continuation in
+        return await withUnsafeContinuation { continuation in
             let job = LoopPool.Job(request: request, timeout: timeout) { continuation.resume(returning: $0) }
             if pool.loop.inEventLoop {
                 pool.dispatch(job)

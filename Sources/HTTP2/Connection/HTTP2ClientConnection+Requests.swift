@@ -21,11 +21,9 @@ extension HTTP2ClientConnection {
             completion(.failure(HTTP2RequestFailure(kind: .connection(.http2(error)), mayHaveBeenProcessed: false)))
             return
         }
-        var entry = Pending(completion: completion, streamID: streamID)
-        if let timeout {
-            entry.timer = loop.schedule(after: timeout.nanoseconds) { [weak self] in self?.timeOut(token) }
-        }
-        pending[token] = entry
+        pending[token] = Pending(
+            completion: completion, streamID: streamID, deadline: timeout.map { EventLoop.now() &+ $0.nanoseconds } ?? 0)
+        if timeout != nil, timeoutSweep == nil { scheduleTimeoutSweep() }
         scheduleFlush()
     }
 
@@ -41,10 +39,22 @@ extension HTTP2ClientConnection {
         }
     }
 
+    func scheduleTimeoutSweep() {
+        timeoutSweep = loop.schedule(after: Self.timeoutGranularity) { [weak self] in
+            guard let self else { return }
+            self.timeoutSweep = nil
+            let now = EventLoop.now()
+            let expired = self.pending.filter { $0.value.deadline != 0 && $0.value.deadline <= now && !$0.value.timedOut }.map(\.key)
+            for token in expired { self.timeOut(token) }
+            if !self.isClosed, self.pending.values.contains(where: { $0.deadline != 0 && !$0.timedOut }) {
+                self.scheduleTimeoutSweep()
+            }
+        }
+    }
+
     func timeOut(_ token: UInt64) {
         guard var entry = pending[token], let session else { return }
         entry.timedOut = true
-        entry.timer = nil
         pending[token] = entry
         do {
             try session.resetStream(entry.streamID)
@@ -57,7 +67,6 @@ extension HTTP2ClientConnection {
 
     func complete(_ token: UInt64, _ result: Result<HTTP2Response, HTTP2RequestFailure>) {
         guard let entry = pending.removeValue(forKey: token) else { return }
-        if let timer = entry.timer { loop.cancel(timer) }
         if entry.timedOut, case .failure = result {
             entry.completion(.failure(HTTP2RequestFailure(kind: .timedOut, mayHaveBeenProcessed: true)))
         } else {
@@ -83,7 +92,8 @@ extension HTTP2ClientConnection {
     func fail(_ error: HTTP2ConnectionError) {
         if isClosed { return }
         phase = .closed(error)
-        for timer in [connectTimer, pingTimer, pingDeadline].compactMap({ $0 }) { loop.cancel(timer) }
+        for timer in [connectTimer, pingTimer, pingDeadline, timeoutSweep].compactMap({ $0 }) { loop.cancel(timer) }
+        timeoutSweep = nil
         connectTimer = nil
         pingTimer = nil
         pingDeadline = nil
@@ -93,7 +103,6 @@ extension HTTP2ClientConnection {
         session?.delegate = nil
         for (token, entry) in pending {
             pending[token] = nil
-            if let timer = entry.timer { loop.cancel(timer) }
             entry.completion(.failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: true)))
         }
         onEvent?(self, .closed(error))

@@ -74,7 +74,8 @@ public final class HTTP2ClientConnection {
     struct Pending {
         let completion: (Result<HTTP2Response, HTTP2RequestFailure>) -> Void
         var streamID: Int32
-        var timer: TimerID?
+        /// When the request times out (monotonic ns); 0 never.
+        var deadline: UInt64
         var timedOut = false
     }
 
@@ -95,6 +96,10 @@ public final class HTTP2ClientConnection {
     var pingDeadline: TimerID?
     var lastActivity: UInt64 = 0
     var flushScheduled = false
+    /// One timer checks request deadlines for the whole connection (instead of one timer per
+    /// request): timeouts fire up to `timeoutGranularity` late.
+    var timeoutSweep: TimerID?
+    static let timeoutGranularity: UInt64 = 50_000_000
     /// Why the connection is closing, for the requests the session reports afterwards.
     var closeReason: HTTP2ConnectionError?
 
