@@ -21,7 +21,9 @@ extension APNsClient {
                         break
                     }
                     running += 1
-                    group.addTask { (notification, await self.result(for: notification)) }
+                    group.addTask(executorPreference: preferredTaskExecutor()) {
+                        (notification, await self.result(for: notification))
+                    }
                 }
                 guard running > 0, let (notification, result) = await group.next() else { return }
                 running -= 1

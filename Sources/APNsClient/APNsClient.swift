@@ -116,6 +116,12 @@ public final class APNsClient: Sendable {
         }
     }
 
+    /// Where sending tasks run best (the transport's event loops), for `sendAll` and callers with
+    /// their own task groups: `group.addTask(executorPreference: client.preferredTaskExecutor()) { ... }`.
+    public func preferredTaskExecutor() -> (any TaskExecutor)? {
+        transport.preferredTaskExecutor()
+    }
+
     /// What the client has done so far.
     public var metrics: MetricsSnapshot {
         var snapshot = recorder.snapshot

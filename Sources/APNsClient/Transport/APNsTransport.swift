@@ -23,4 +23,11 @@ public protocol APNsTransport: Sendable {
     var connectionCount: Int { get }
     /// Fails what is pending with `.shutDown` and closes every connection.
     func shutdown() async
+    /// An executor to run sending tasks on, so their requests need no thread hop (the transport's
+    /// event loops, taken in turn); nil lets tasks run anywhere.
+    func preferredTaskExecutor() -> (any TaskExecutor)?
+}
+
+extension APNsTransport {
+    public func preferredTaskExecutor() -> (any TaskExecutor)? { nil }
 }

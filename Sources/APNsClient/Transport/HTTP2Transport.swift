@@ -54,6 +54,10 @@ public final class HTTP2Transport: APNsTransport {
     /// (REFUSED_STREAM, or above a GOAWAY's last stream id).
     public var resentCount: Int { openConnections.resent.load(ordering: .relaxed) }
 
+    public func preferredTaskExecutor() -> (any TaskExecutor)? {
+        pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count].loop
+    }
+
     public func perform(_ request: APNsRequest, timeout: Duration) async -> Result<RawResponse, APNsClientError> {
         await permits.acquire()
         defer { permits.release() }

@@ -1,10 +1,6 @@
 import APNs
 import APNsClient
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `herald send --requests`: streams NDJSON requests through the client with bounded concurrency,
 /// in bounded memory whatever the number of lines. Every line is accounted for: sent and
 /// succeeded, sent and failed, or refused before sending (`invalid`).
@@ -28,69 +24,81 @@ struct BulkSend {
             context.standardError("herald send: \(error)\n")
             return ExitStatus.failure
         }
-        let decoder = BulkRequestDecoder(
-            topic: options.topic, pushType: options.pushType, priority: options.priority,
-            expiration: options.expiration, collapseID: options.collapseID)
+        let requests = BulkRequests(
+            reader: reader, path: path, context: context,
+            decoder: BulkRequestDecoder(
+                topic: options.topic, pushType: options.pushType, priority: options.priority,
+                expiration: options.expiration, collapseID: options.collapseID))
         let printer = ResultPrinter(options: options, context: context)
         let progress = context.standardErrorIsTerminal && !options.json ? Progress(reader: reader) : nil
         let started = ContinuousClock.now
-        let limit = options.concurrency ?? 1000
-        var invalid = 0
-        var readError: InputError?
-        await withTaskGroup(of: (Notification, Result<APNsResponse, APNsClientError>).self) { group in
-            var running = 0
-            var number = 0
-            var exhausted = false
-            while !exhausted || running > 0 {
-                while running < limit, !exhausted {
-                    var line: [UInt8]?
-                    do throws(InputError) {
-                        line = try reader.nextLine()
-                    } catch {
-                        readError = error
-                    }
-                    guard let line else {
-                        exhausted = true
-                        break
-                    }
-                    number += 1
-                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                    let notification: Notification
-                    do {
-                        notification = try decoder.decode(line, number: number)
-                    } catch {
-                        invalid += 1
-                        context.standardError("herald send: --requests \(path), \(error)\n")
-                        continue
-                    }
-                    if options.dryRun {
-                        printer.print(notification, .success(APNsResponse(apnsID: notification.apnsID?.value ?? "-", uniqueID: nil)))
-                        continue
-                    }
-                    running += 1
-                    group.addTask { (notification, await client.result(for: notification)) }
-                }
-                if running > 0, let (notification, result) = await group.next() {
-                    running -= 1
-                    printer.print(notification, result)
-                    progress?.update(client.metrics, invalid: invalid, started: started)
-                }
+        if options.dryRun {
+            for notification in requests {
+                printer.print(notification, .success(APNsResponse(apnsID: notification.apnsID?.value ?? "-", uniqueID: nil)))
+            }
+        } else {
+            await client.sendAll(requests, concurrency: options.concurrency ?? 1000) { notification, result in
+                printer.print(notification, result)
+                progress?.update(client.metrics, invalid: requests.invalid, started: started)
             }
         }
         progress?.finish()
         var metrics = client.metrics
         await client.shutdown()
-        if invalid > 0 {
-            metrics.failed += invalid
-            metrics.failedByReason["invalid request line", default: 0] += invalid
+        if requests.invalid > 0 {
+            metrics.failed += requests.invalid
+            metrics.failedByReason["invalid request line", default: 0] += requests.invalid
         }
         let elapsed = ContinuousClock.now - started
         printer.summary(metrics, elapsedSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        if let readError {
+        if let readError = requests.readError {
             context.standardError("herald send: --requests: \(readError); the lines before it were sent\n")
             return ExitStatus.failure
         }
         return metrics.failed == 0 ? ExitStatus.success : ExitStatus.failure
+    }
+}
+
+/// The notifications of an NDJSON stream, read one line at a time as the sender asks for them.
+/// Lines that cannot become a notification are reported on standard error and counted.
+final class BulkRequests: Sequence, IteratorProtocol {
+    private let reader: any LineReader
+    private let path: String
+    private let context: CommandContext
+    private let decoder: BulkRequestDecoder
+    private var number = 0
+    private(set) var invalid = 0
+    private(set) var readError: InputError?
+
+    init(reader: any LineReader, path: String, context: CommandContext, decoder: BulkRequestDecoder) {
+        self.reader = reader
+        self.path = path
+        self.context = context
+        self.decoder = decoder
+    }
+
+    func makeIterator() -> BulkRequests { self }
+
+    func next() -> Notification? {
+        while readError == nil {
+            let line: [UInt8]?
+            do throws(InputError) {
+                line = try reader.nextLine()
+            } catch {
+                readError = error
+                return nil
+            }
+            guard let line else { return nil }
+            number += 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            do throws(BulkRequestDecoder.LineError) {
+                return try decoder.decode(line, number: number)
+            } catch {
+                invalid += 1
+                context.standardError("herald send: --requests \(path), \(error)\n")
+            }
+        }
+        return nil
     }
 }
 
