@@ -37,10 +37,12 @@ let package = Package(
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
         // Benchmarks: the client through its public async API (see BENCHMARKS.md).
         .executableTarget(name: "herald-bench", dependencies: ["APNsClient", "APNs", "HTTP2"], path: "Benchmarks/herald-bench"),
+        // Helpers shared by test targets (reference servers on loopback, child processes).
+        .target(name: "HeraldTestSupport", dependencies: ["HTTP2"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "KeysTests", dependencies: ["Keys"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "Keys"]),
-        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "Keys"]),
-        .testTarget(name: "APNsClientTests", dependencies: ["APNsClient", "APNs", "HTTP2", "Keys"]),
+        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "Keys", "HeraldTestSupport"]),
+        .testTarget(name: "APNsClientTests", dependencies: ["APNsClient", "APNs", "HTTP2", "Keys", "HeraldTestSupport"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "APNs"]),
     ],
     swiftLanguageModes: [.v6]

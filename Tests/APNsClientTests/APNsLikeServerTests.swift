@@ -2,6 +2,7 @@ import APNs
 import APNsClient
 import Foundation
 import HTTP2
+import HeraldTestSupport
 import Keys
 import Synchronization
 import Testing

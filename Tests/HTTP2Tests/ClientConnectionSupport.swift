@@ -1,65 +1,9 @@
 import Foundation
 import HTTP2
+import HeraldTestSupport
 import Keys
 import Synchronization
 import Testing
-
-/// nghttpd (Debian's nghttp2-server) on loopback, serving an empty file at /3/device/<token>.
-final class NghttpdProcess {
-    let process: ChildProcess
-    let port: Int
-    let directory: String
-    static let token = String(repeating: "ab", count: 32)
-
-    /// h2c when `tls` is nil; else TLS with the given PEM certificate and key.
-    init(tls: (certificate: String, key: String)? = nil, extraArguments: [String] = []) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("nghttpd-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory + "/htdocs/3/device", withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: directory + "/htdocs/3/device/" + Self.token, contents: Data())
-        port = try Self.freePort()
-        var arguments = ["-d", directory + "/htdocs"] + extraArguments
-        if let tls {
-            try Data(tls.certificate.utf8).write(to: URL(fileURLWithPath: directory + "/cert.pem"))
-            try Data(tls.key.utf8).write(to: URL(fileURLWithPath: directory + "/key.pem"))
-            arguments += [String(port), directory + "/key.pem", directory + "/cert.pem"]
-        } else {
-            arguments += ["--no-tls", String(port)]
-        }
-        process = try ChildProcess(["/usr/sbin/nghttpd"] + arguments)
-        try waitUntilListening()
-    }
-
-    deinit {
-        process.stop()
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// nghttpd says nothing when it is ready: try to connect, a bounded number of times.
-    private func waitUntilListening() throws {
-        for _ in 0..<200 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            close(fd)
-            if result == 0 { return }
-            usleep(20_000)
-        }
-        throw NghttpdError(message: "nghttpd did not start listening on \(port)")
-    }
-
-    static func freePort() throws -> Int {
-        let listener = try TCPListener(host: "127.0.0.1", port: 0)
-        defer { listener.close() }
-        return Int(try listener.localAddress.port)
-    }
-
-    struct NghttpdError: Error { let message: String }
-}
 
 /// A CA and a server certificate for localhost / 127.0.0.1, fresh per test.
 struct TestPKI {
@@ -117,35 +61,4 @@ final class OnceBox<T: Sendable>: @unchecked Sendable {
         continuation?.resume(returning: value)
         continuation = nil
     }
-}
-
-/// A child process started with posix_spawn and stopped with SIGKILL + waitpid (Foundation's
-/// Process.waitUntilExit can hang when called from a Swift concurrency thread).
-final class ChildProcess {
-    let pid: pid_t
-    private var stopped = false
-
-    init(_ arguments: [String]) throws {
-        var pid: pid_t = 0
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let status = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
-        guard status == 0 else { throw NghttpdProcess.NghttpdError(message: "posix_spawn \(arguments[0]): \(status)") }
-        self.pid = pid
-    }
-
-    func stop() {
-        guard !stopped else { return }
-        stopped = true
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    }
-
-    deinit { stop() }
 }

@@ -1,15 +1,16 @@
 import Foundation
 import HTTP2
+import HeraldTestSupport
 import Keys
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct ClientConnectionTests {
     @Test func h2cAgainstNghttpd() async throws {
-        let server = try NghttpdProcess()
+        let server = try Nghttpd()
         let loop = try EventLoop(name: "client")
         let result = await sendOne(
-            on: loop, .init(host: "127.0.0.1", port: server.port, tls: nil), path: "/3/device/\(NghttpdProcess.token)")
+            on: loop, .init(host: "127.0.0.1", port: server.port, tls: nil), path: "/3/device/\(Nghttpd.token)")
         await loop.shutdown()
         let response = try result.get()
         #expect(response.status == 200)
@@ -17,18 +18,18 @@ struct ClientConnectionTests {
 
     @Test func tlsWithACustomCAAgainstNghttpd() async throws {
         let pki = try TestPKI()
-        let server = try NghttpdProcess(tls: (try pki.serverCertificate.pem(), try pki.serverKey.pkcs8PEM()))
+        let server = try Nghttpd(tls: (try pki.serverCertificate.pem(), try pki.serverKey.pkcs8PEM()))
         let loop = try EventLoop(name: "client")
         let configuration = HTTP2ClientConnection.Configuration(
             host: "127.0.0.1", port: server.port, tls: try pki.clientContext(serverName: "localhost"), serverName: "localhost")
-        let result = await sendOne(on: loop, configuration, path: "/3/device/\(NghttpdProcess.token)")
+        let result = await sendOne(on: loop, configuration, path: "/3/device/\(Nghttpd.token)")
         await loop.shutdown()
         #expect(try result.get().status == 200)
     }
 
     @Test func hostnameMismatchIsRefused() async throws {
         let pki = try TestPKI(commonName: "other.example")
-        let server = try NghttpdProcess(tls: (try pki.serverCertificate.pem(), try pki.serverKey.pkcs8PEM()))
+        let server = try Nghttpd(tls: (try pki.serverCertificate.pem(), try pki.serverKey.pkcs8PEM()))
         let loop = try EventLoop(name: "client")
         let configuration = HTTP2ClientConnection.Configuration(
             host: "127.0.0.1", port: server.port, tls: try pki.clientContext(serverName: "localhost"), serverName: "localhost")
@@ -43,7 +44,7 @@ struct ClientConnectionTests {
     }
 
     @Test func connectionRefused() async throws {
-        let port = try NghttpdProcess.freePort()
+        let port = try Nghttpd.freePort()
         let loop = try EventLoop(name: "client")
         let result = await sendOne(on: loop, .init(host: "127.0.0.1", port: port, tls: nil), path: "/")
         await loop.shutdown()

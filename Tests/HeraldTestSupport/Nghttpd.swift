@@ -1,18 +1,17 @@
 import Foundation
 import HTTP2
-import Keys
-import Synchronization
-import Testing
+
+
 
 /// nghttpd (Debian's nghttp2-server) on loopback, serving an empty file at /3/device/<token>.
-final class Nghttpd {
+public final class Nghttpd {
     let process: ChildProcess
-    let port: Int
-    let directory: String
-    static let token = String(repeating: "ab", count: 32)
+    public let port: Int
+    public let directory: String
+    public static let token = String(repeating: "ab", count: 32)
 
     /// h2c when `tls` is nil; else TLS with the given PEM certificate and key.
-    init(tls: (certificate: String, key: String)? = nil, extraArguments: [String] = []) throws {
+    public init(tls: (certificate: String, key: String)? = nil, extraArguments: [String] = []) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("nghttpd-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory + "/htdocs/3/device", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: directory + "/htdocs/3/device/" + Self.token, contents: Data())
@@ -52,22 +51,22 @@ final class Nghttpd {
         throw NghttpdError(message: "nghttpd did not start listening on \(port)")
     }
 
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let listener = try TCPListener(host: "127.0.0.1", port: 0)
         defer { listener.close() }
         return Int(try listener.localAddress.port)
     }
 
-    struct NghttpdError: Error { let message: String }
+    public struct NghttpdError: Error { public let message: String }
 }
 
 /// A child process started with posix_spawn and stopped with SIGKILL + waitpid (Foundation's
 /// Process.waitUntilExit can hang when called from a Swift concurrency thread).
-final class ChildProcess {
-    let pid: pid_t
+public final class ChildProcess {
+    public let pid: pid_t
     private var stopped = false
 
-    init(_ arguments: [String]) throws {
+    public init(_ arguments: [String]) throws {
         var pid: pid_t = 0
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -81,7 +80,7 @@ final class ChildProcess {
         self.pid = pid
     }
 
-    func stop() {
+    public func stop() {
         guard !stopped else { return }
         stopped = true
         kill(pid, SIGKILL)
@@ -90,7 +89,7 @@ final class ChildProcess {
     }
 
     /// Waits for the process to exit by itself; its exit status.
-    func wait() -> Int32 {
+    public func wait() -> Int32 {
         guard !stopped else { return -1 }
         stopped = true
         var status: Int32 = 0
