@@ -158,3 +158,58 @@ func runOpenSSL(_ arguments: [String]) throws -> Int32 {
     let child = try ChildProcess(["/usr/bin/openssl"] + arguments)
     return child.wait()
 }
+
+/// Answers every request with 200 (used with a session that never acknowledges PINGs).
+final class OKHandler: HTTP2RequestHandler {
+    func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
+        _ = responder.respond(status: 200, headers: [HTTP2Header("apns-id", request.headers.value(for: "apns-id") ?? "")])
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct PingTests {
+    /// A connection idle past `idlePingInterval` is PINGed; with no acknowledgement within
+    /// `pingTimeout` it is closed, and the next send opens a new one.
+    @Test func unansweredPingClosesTheConnection() async throws {
+        let loops = try EventLoopGroup(loopCount: 1, name: "no-ping-ack")
+        var session = HTTP2SessionConfiguration()
+        session.acknowledgesPings = false
+        let server = try await HTTP2Server.start(
+            configuration: HTTP2Server.Configuration(loops: loops, session: session), handler: OKHandler())
+        let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(server.port)")
+        let transport = try HTTP2Transport(configuration: TransportConfiguration(
+            endpoint: endpoint, idlePingInterval: .milliseconds(50), pingTimeout: .milliseconds(50)))
+        let client = APNsClient(endpoint: endpoint, credentials: .certificate, transport: transport)
+        let note = try APNsLikeServerTests.notification()
+        _ = try await client.send(note)
+        #expect(transport.connectionCount == 1)
+        // Wait (bounded) for the PING timeout to close the idle connection: there is no event to
+        // await from outside the loop, so poll the counter.
+        var closed = false
+        for _ in 0..<100 where !closed {
+            try await Task.sleep(for: .milliseconds(20))
+            closed = transport.connectionCount == 0
+        }
+        #expect(closed, "the connection whose PING went unanswered was closed")
+        _ = try await client.send(note)
+        #expect(transport.connectionCount == 1)
+        await client.shutdown()
+        await server.shutdown()
+        await loops.shutdown()
+    }
+
+    @Test func answeredPingsKeepTheConnection() async throws {
+        let loops = try EventLoopGroup(loopCount: 1, name: "ping-ack")
+        let server = try await HTTP2Server.start(configuration: HTTP2Server.Configuration(loops: loops), handler: OKHandler())
+        let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(server.port)")
+        let transport = try HTTP2Transport(configuration: TransportConfiguration(
+            endpoint: endpoint, idlePingInterval: .milliseconds(30), pingTimeout: .milliseconds(200)))
+        let client = APNsClient(endpoint: endpoint, credentials: .certificate, transport: transport)
+        _ = try await client.send(try APNsLikeServerTests.notification())
+        try await Task.sleep(for: .milliseconds(400))  // several PING rounds
+        #expect(transport.connectionCount == 1)
+        await client.shutdown()
+        await server.shutdown()
+        await loops.shutdown()
+    }
+}

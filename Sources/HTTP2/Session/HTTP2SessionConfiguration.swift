@@ -14,6 +14,9 @@ public struct HTTP2SessionConfiguration: Sendable, Equatable {
     /// The largest body kept per stream. A client resets a response that grows past it (CANCEL); a
     /// server delivers the request early, flagged, so it can answer 413 (see ``HTTP2Request``).
     public var maxBodySize: Int = 65_536
+    /// Whether PINGs from the peer are acknowledged (true, as HTTP/2 requires). False only to test
+    /// how a peer copes with a dead connection.
+    public var acknowledgesPings: Bool = true
 
     public init() {}
 

@@ -77,6 +77,7 @@ final class NGHTTP2Session {
         let optionResult = nghttp2_option_new(&option)
         guard optionResult == 0, let option else { throw HTTP2Error.library("nghttp2_option_new", Int(optionResult)) }
         defer { nghttp2_option_del(option) }
+        if !configuration.acknowledgesPings { nghttp2_option_set_no_auto_ping_ack(option, 1) }
         var created: OpaquePointer?
         let userData = Unmanaged.passUnretained(self).toOpaque()
         let result =
