@@ -49,7 +49,7 @@ public final class APNsClient: Sendable {
 
     /// Sends one notification; resends what the retry policy allows (same apns-id), re-signs the
     /// provider token once on ExpiredProviderToken.
-    public func send(_ notification: Notification) async throws(APNsClientError) -> APNsResponse {
+    public nonisolated(nonsending) func send(_ notification: Notification) async throws(APNsClientError) -> APNsResponse {
         let started = ContinuousClock.now
         recorder.started()
         let result = await attempt(notification)
@@ -61,7 +61,7 @@ public final class APNsClient: Sendable {
     }
 
     /// `send`, with the outcome as a value (handy in task groups and result streams).
-    public func result(for notification: Notification) async -> Result<APNsResponse, APNsClientError> {
+    public nonisolated(nonsending) func result(for notification: Notification) async -> Result<APNsResponse, APNsClientError> {
         do throws(APNsClientError) {
             return .success(try await send(notification))
         } catch {
@@ -69,7 +69,7 @@ public final class APNsClient: Sendable {
         }
     }
 
-    private func attempt(_ original: Notification) async -> Result<APNsResponse, APNsClientError> {
+    private nonisolated(nonsending) func attempt(_ original: Notification) async -> Result<APNsResponse, APNsClientError> {
         if original.payload.count > original.payloadLimit {
             return .failure(.invalidNotification(
                 "the payload is \(original.payload.count) bytes; \(original.pushType) pushes allow at most \(original.payloadLimit)"))

@@ -18,7 +18,8 @@ public struct RawResponse: Sendable, Equatable {
 /// tests. Implementations resolve every call exactly once: a response, or a transport failure
 /// that says whether the request may have reached the server.
 public protocol APNsTransport: Sendable {
-    func perform(_ request: APNsRequest, timeout: Duration) async -> Result<RawResponse, APNsClientError>
+    /// Runs on the caller's executor (`nonisolated(nonsending)`): a caller on an event loop stays there.
+    nonisolated(nonsending) func perform(_ request: APNsRequest, timeout: Duration) async -> Result<RawResponse, APNsClientError>
     /// Open connections, for metrics.
     var connectionCount: Int { get }
     /// Fails what is pending with `.shutDown` and closes every connection.

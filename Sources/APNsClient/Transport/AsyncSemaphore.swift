@@ -15,7 +15,7 @@ final class AsyncSemaphore: Sendable {
         state = Mutex(State(permits: permits))
     }
 
-    func acquire() async {
+    nonisolated(nonsending) func acquire() async {
         let acquired = state.withLock { state -> Bool in
             guard state.permits > 0 else { return false }
             state.permits -= 1

@@ -54,11 +54,16 @@ public final class HTTP2Transport: APNsTransport {
     /// (REFUSED_STREAM, or above a GOAWAY's last stream id).
     public var resentCount: Int { openConnections.resent.load(ordering: .relaxed) }
 
+    /// Connections opened (ready) since the transport started, reconnections included.
+    public var openedConnectionCount: Int { openConnections.opened.load(ordering: .relaxed) }
+
     public func preferredTaskExecutor() -> (any TaskExecutor)? {
         pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count].loop
     }
 
-    public func perform(_ request: APNsRequest, timeout: Duration) async -> Result<RawResponse, APNsClientError> {
+    public nonisolated(nonsending) func perform(
+        _ request: APNsRequest, timeout: Duration
+    ) async -> Result<RawResponse, APNsClientError> {
         await permits.acquire()
         defer { permits.release() }
         let pool = pools.first { $0.loop.inEventLoop } ?? pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count]

@@ -218,6 +218,7 @@ final class LoopPool: @unchecked Sendable {
             nextConnectAt = 0
             connections.append(connection)
             counter.value.add(1, ordering: .relaxed)
+            counter.opened.add(1, ordering: .relaxed)
             drainWaiting()
         case .streamsAvailable:
             drainWaiting()
@@ -286,4 +287,6 @@ final class ConnectionCounter: Sendable {
     let value = Atomic<Int>(0)
     /// Requests sent again after the server refused them unprocessed.
     let resent = Atomic<Int>(0)
+    /// Connections that became ready, since the transport started.
+    let opened = Atomic<Int>(0)
 }
