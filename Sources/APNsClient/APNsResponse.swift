@@ -21,7 +21,7 @@ public enum ResponseDecoder {
         status: Int, apnsID: String?, uniqueID: String?, body: [UInt8]
     ) -> Result<APNsResponse, APNsClientError> {
         if status == 200 {
-            return .success(APNsResponse(apnsID: apnsID?.lowercased() ?? "", uniqueID: uniqueID))
+            return .success(APNsResponse(apnsID: apnsID.map(lowercased) ?? "", uniqueID: uniqueID))
         }
         let json = try? JSONValue(parsing: body)
         let reason: Reason
@@ -34,6 +34,11 @@ public enum ResponseDecoder {
         return .failure(.rejected(APNsRejection(
             status: status, reason: reason, apnsID: apnsID?.lowercased(), uniqueID: uniqueID,
             timestampMilliseconds: status == 410 ? timestamp : nil)))
+    }
+
+    /// `id` in lowercase, without allocating when it already is (APNs answers in lowercase).
+    static func lowercased(_ id: String) -> String {
+        id.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? id.lowercased() : id
     }
 
     /// A reason for an error response without a readable body (a proxy's 502, a truncated body).

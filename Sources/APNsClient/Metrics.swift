@@ -22,31 +22,36 @@ public struct MetricsSnapshot: Sendable, Equatable {
     public init() {}
 }
 
-/// Collects metrics from any thread.
+/// Collects metrics from any thread: counters that change on every send are atomics; the
+/// histogram and the failure table change under one lock, once per notification.
 final class MetricsRecorder: Sendable {
     private let state = Mutex(MetricsSnapshot())
+    private let inFlight = Atomic<Int>(0)
+    private let sent = Atomic<Int>(0)
+    private let retries = Atomic<Int>(0)
 
-    var snapshot: MetricsSnapshot { state.withLock { $0 } }
+    var snapshot: MetricsSnapshot {
+        var snapshot = state.withLock { $0 }
+        snapshot.inFlight = inFlight.load(ordering: .relaxed)
+        snapshot.sent = sent.load(ordering: .relaxed)
+        snapshot.retried = retries.load(ordering: .relaxed)
+        return snapshot
+    }
 
     func started() {
-        state.withLock { $0.inFlight += 1 }
+        inFlight.add(1, ordering: .relaxed)
     }
 
     func wroteRequest() {
-        state.withLock { $0.sent += 1 }
+        sent.add(1, ordering: .relaxed)
     }
 
     func retried() {
-        state.withLock { $0.retried += 1 }
-    }
-
-    func connectionCount(_ count: Int) {
-        state.withLock { $0.connections = count }
+        retries.add(1, ordering: .relaxed)
     }
 
     func finished(_ result: Result<APNsResponse, APNsClientError>, microseconds: UInt64) {
         state.withLock { metrics in
-            metrics.inFlight -= 1
             metrics.latency.record(microseconds: microseconds)
             switch result {
             case .success:
@@ -56,6 +61,7 @@ final class MetricsRecorder: Sendable {
                 metrics.failedByReason[Self.label(error), default: 0] += 1
             }
         }
+        inFlight.subtract(1, ordering: .relaxed)
     }
 
     static func label(_ error: APNsClientError) -> String {
