@@ -32,8 +32,10 @@ let package = Package(
         .target(name: "HTTP2", dependencies: ["COpenSSL", "CNghttp2", "Keys"]),
         // The provider side: APNs requests and responses, retries, metrics, the connection pool.
         .target(name: "APNsClient", dependencies: ["APNs", "HTTP2", "Keys"]),
+        // The APNs emulator: APNs's answers over the HTTP/2 server side, a delivery log.
+        .target(name: "Emulator", dependencies: ["APNs", "HTTP2", "Keys"]),
         // The command line: argument parsing (a pure function) and the commands.
-        .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Keys"]),
+        .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Emulator", "Keys"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
         // Benchmarks: the client through its public async API (see BENCHMARKS.md).
         .executableTarget(name: "herald-bench", dependencies: ["APNsClient", "APNs", "HTTP2"], path: "Benchmarks/herald-bench"),
@@ -43,6 +45,7 @@ let package = Package(
         .testTarget(name: "APNsTests", dependencies: ["APNs", "Keys"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "Keys", "HeraldTestSupport"]),
         .testTarget(name: "APNsClientTests", dependencies: ["APNsClient", "APNs", "HTTP2", "Keys", "HeraldTestSupport"]),
+        .testTarget(name: "EmulatorTests", dependencies: ["Emulator", "APNsClient", "APNs", "HTTP2", "Keys"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "APNs", "APNsClient", "HTTP2", "Keys", "HeraldTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

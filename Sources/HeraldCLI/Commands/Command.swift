@@ -6,6 +6,8 @@ public enum Command: Equatable, Sendable {
     case version
     /// Send notifications.
     case send(SendOptions)
+    /// Run the APNs emulator.
+    case emulator(EmulatorOptions)
     /// Check a payload and its headers.
     case lint(LintOptions)
     /// Print a provider authentication token.

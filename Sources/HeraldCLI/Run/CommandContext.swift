@@ -21,6 +21,10 @@ public struct CommandContext: Sendable {
     public var openLines: @Sendable (String) throws(InputError) -> any LineReader
     /// Whether standard error is a terminal (progress bars go there only then).
     public var standardErrorIsTerminal: Bool
+    /// Returns when the process is asked to stop (SIGINT or SIGTERM; a test decides itself).
+    public var waitForTermination: @Sendable () async -> Void
+    /// Told where a long-running command (the emulator) listens, once it does (tests connect there).
+    public var onListening: @Sendable (Int) -> Void
     /// Opens the transport `herald send` sends over (HTTP/2 for real; a fake in tests).
     public var makeTransport: @Sendable (TransportConfiguration) throws(APNsClientError) -> any APNsTransport
 
@@ -37,7 +41,9 @@ public struct CommandContext: Sendable {
         makeTransport: @escaping @Sendable (TransportConfiguration) throws(APNsClientError) -> any APNsTransport = {
             (_: TransportConfiguration) throws(APNsClientError) -> any APNsTransport in
             throw .invalidConfiguration("no transport")
-        }
+        },
+        waitForTermination: @escaping @Sendable () async -> Void = {},
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.standardOutput = standardOutput
         self.standardError = standardError
@@ -49,6 +55,8 @@ public struct CommandContext: Sendable {
         self.openLines = openLines
         self.standardErrorIsTerminal = standardErrorIsTerminal
         self.makeTransport = makeTransport
+        self.waitForTermination = waitForTermination
+        self.onListening = onListening
     }
 
     /// Reads `path`, or standard input for `-`.
@@ -73,7 +81,8 @@ public struct CommandContext: Sendable {
         standardErrorIsTerminal: isatty(2) == 1,
         makeTransport: { (configuration: TransportConfiguration) throws(APNsClientError) -> any APNsTransport in
             try HTTP2Transport(configuration: configuration)
-        })
+        },
+        waitForTermination: { await Termination.wait() })
 }
 
 /// A file or stream that could not be read or written.

@@ -1,0 +1,61 @@
+import APNs
+import Synchronization
+
+/// One request the emulator answered.
+public struct Delivery: Sendable, Equatable {
+    /// Milliseconds since 1970.
+    public let receivedAt: Int
+    public let token: String?
+    public let topic: String?
+    public let pushType: String?
+    public let priority: Int?
+    public let apnsID: String?
+    public let uniqueID: String?
+    public let status: Int
+    public let reason: String?
+    public let payload: [UInt8]
+}
+
+/// The emulator's record of every request, newest last, capped (the oldest entries go first), safe
+/// to read while the emulator serves.
+public final class DeliveryLog: Sendable {
+    private struct Ring {
+        var entries: [Delivery] = []
+        var start = 0
+        var total = 0
+    }
+
+    public let capacity: Int
+    private let ring = Mutex(Ring())
+
+    public init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    func append(_ delivery: Delivery) {
+        ring.withLock { ring in
+            ring.total += 1
+            if ring.entries.count < capacity {
+                ring.entries.append(delivery)
+            } else {
+                ring.entries[ring.start] = delivery
+                ring.start = (ring.start + 1) % capacity
+            }
+        }
+    }
+
+    /// The entries kept, oldest first, optionally only those for `token` or with `apnsID`.
+    public func entries(token: String? = nil, apnsID: String? = nil) -> [Delivery] {
+        let all = ring.withLock { Array($0.entries[$0.start...] + $0.entries[..<$0.start]) }
+        return all.filter { entry in
+            (token == nil || entry.token == token) && (apnsID == nil || entry.apnsID == apnsID)
+        }
+    }
+
+    /// Requests answered since the emulator started, including those no longer kept.
+    public var totalCount: Int { ring.withLock { $0.total } }
+
+    public func removeAll() {
+        ring.withLock { $0 = Ring() }
+    }
+}

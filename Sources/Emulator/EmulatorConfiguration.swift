@@ -1,0 +1,47 @@
+import APNs
+import Keys
+
+/// What an emulator accepts: the teams' keys, the apps' bundle ids, and how it behaves where
+/// Apple leaves room.
+public struct EmulatorConfiguration: Sendable {
+    /// A provider key the emulator trusts (the public half of a team's .p8).
+    public struct ProviderKey: Sendable {
+        public let keyID: String
+        public let teamID: String
+        public let publicKey: P256PublicKey
+
+        public init(keyID: String, teamID: String, publicKey: P256PublicKey) {
+            self.keyID = keyID
+            self.teamID = teamID
+            self.publicKey = publicKey
+        }
+    }
+
+    public var keys: [ProviderKey]
+    /// Bundle ids pushes may go to; empty accepts any (answers TopicDisallowed otherwise).
+    public var bundleIDs: Set<String>
+    /// MAX_CONCURRENT_STREAMS before a provider token has been accepted on a connection (APNs: 1).
+    public var initialMaxConcurrentStreams: UInt32
+    /// MAX_CONCURRENT_STREAMS once a provider token has been accepted (APNs: about 1000).
+    public var authenticatedMaxConcurrentStreams: UInt32
+    /// Answers carry `apns-unique-id`, as Apple's sandbox does.
+    public var sandbox: Bool
+    /// Most entries kept in the delivery log; the oldest are dropped first.
+    public var deliveryLogCapacity: Int
+    /// How the header and payload checks behave where Apple is silent.
+    public var policy: DevicePushPolicy
+
+    public init(
+        keys: [ProviderKey], bundleIDs: Set<String> = [], initialMaxConcurrentStreams: UInt32 = 1,
+        authenticatedMaxConcurrentStreams: UInt32 = 1000, sandbox: Bool = true, deliveryLogCapacity: Int = 100_000,
+        policy: DevicePushPolicy = DevicePushPolicy()
+    ) {
+        self.keys = keys
+        self.bundleIDs = bundleIDs
+        self.initialMaxConcurrentStreams = initialMaxConcurrentStreams
+        self.authenticatedMaxConcurrentStreams = authenticatedMaxConcurrentStreams
+        self.sandbox = sandbox
+        self.deliveryLogCapacity = deliveryLogCapacity
+        self.policy = policy
+    }
+}

@@ -1,0 +1,142 @@
+// The APNs emulator's request handling, on the connection's event loop:
+//
+//   /3/device/<token>  -> header checks (DevicePushValidator) -> provider token (or client
+//                         certificate) -> payload checks -> 200 with apns-id (+ apns-unique-id)
+//   /control/v1/...    -> the delivery log, for tests
+//   anything else      -> 404 BadPath
+//
+// Per connection (userData): the key the connection is bound to, the last provider token seen and
+// whether MAX_CONCURRENT_STREAMS has been raised (APNs starts at 1 until a token is accepted).
+
+import APNs
+import HTTP2
+import Synchronization
+
+final class EmulatorHandler: HTTP2RequestHandler {
+    /// Per-connection authentication state. Loop-confined, like the connection.
+    final class ConnectionState {
+        var boundKeyID: String?
+        var lastToken: String?
+        var lastIssuedAt = 0
+        var raised = false
+    }
+
+    let configuration: EmulatorConfiguration
+    let log: DeliveryLog
+    let verifier: ProviderTokenVerifier
+    let clock: @Sendable () -> Int
+
+    init(configuration: EmulatorConfiguration, log: DeliveryLog, clock: @escaping @Sendable () -> Int) {
+        self.configuration = configuration
+        self.log = log
+        self.clock = clock
+        verifier = ProviderTokenVerifier(keys: configuration.keys.map {
+            .init(keyID: $0.keyID, teamID: $0.teamID, publicKey: $0.publicKey)
+        })
+    }
+
+    func connectionOpened(_ connection: HTTP2ServerConnectionContext) {
+        connection.userData = ConnectionState()
+    }
+
+    func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
+        let path = request.path ?? ""
+        if path.hasPrefix("/control/v1/") {
+            ControlAPI(log: log).handle(request, responder: responder)
+            return
+        }
+        var headers: [(name: String, value: String)] = []
+        for header in request.headers where !header.name.starts(with: [UInt8(ascii: ":")]) {
+            headers.append((header.nameString, header.valueString))
+        }
+        let incoming = IncomingPushRequest(method: request.method ?? "", path: path, headers: headers, body: request.body)
+        var policy = configuration.policy
+        if !configuration.bundleIDs.isEmpty { policy.allowedBundleIDs = configuration.bundleIDs }
+        let state = responder.connection.userData as? ConnectionState ?? ConnectionState()
+        let usesCertificate = responder.connection.peerCertificate != nil
+        policy.topicRequired = !usesCertificate
+        if usesCertificate, let certificate = responder.connection.peerCertificate {
+            let topics = Set(certificate.apnsTopics.map { Topic.bareBundleID($0) })
+            if !topics.isEmpty { policy.allowedBundleIDs = topics }
+            if topics.count == 1 { policy.defaultTopic = topics.first }
+        }
+        let outcome = DevicePushValidator.validateHeaders(incoming, policy: policy)
+            .flatMap { headers -> Result<ValidatedHeaders, PushRejection> in
+                if usesCertificate { return .success(headers) }
+                return authenticate(headers, state: state, connection: responder.connection).map { headers }
+            }
+            .flatMap { DevicePushValidator.validatePayload($0, body: request.body, policy: policy) }
+        switch outcome {
+        case .success(let push):
+            let uniqueID = configuration.sandbox ? APNsID.random().value : nil
+            var answer = [HTTP2Header("apns-id", push.apnsID)]
+            if let uniqueID { answer.append(HTTP2Header("apns-unique-id", uniqueID)) }
+            _ = responder.respond(status: 200, headers: answer)
+            record(
+                push.token.hex, push.topic?.value, push.pushType.rawValue, push.priority.rawValue, push.apnsID, uniqueID,
+                200, nil, push.payload)
+        case .failure(let rejection):
+            let id = rejection.apnsID ?? APNsID.random().value
+            _ = responder.respond(
+                status: rejection.status,
+                headers: [HTTP2Header("apns-id", id), HTTP2Header("content-type", "application/json")],
+                body: JSONValue.object(JSONObject([.init(key: "reason", value: .string(rejection.reason.rawValue))])).encoded())
+            let token = path.hasPrefix("/3/device/") ? String(path.dropFirst("/3/device/".count)) : nil
+            record(
+                token, incoming.headers.first { $0.name == "apns-topic" }?.value,
+                incoming.headers.first { $0.name == "apns-push-type" }?.value, nil, id, nil, rejection.status,
+                rejection.reason.rawValue, request.body)
+        }
+    }
+
+    /// The provider-token checks APNs makes, in order: present, valid, not expired, from the key
+    /// this connection is bound to, not replaced within 20 minutes.
+    private func authenticate(
+        _ headers: ValidatedHeaders, state: ConnectionState, connection: HTTP2ServerConnectionContext
+    ) -> Result<Void, PushRejection> {
+        let reject = { (reason: Reason) in
+            Result<Void, PushRejection>.failure(PushRejection(status: reason.status ?? 403, reason: reason, apnsID: headers.apnsID))
+        }
+        let now = clock()
+        guard let authorization = headers.authorization, !authorization.isEmpty else { return reject(.missingProviderToken) }
+        let token = authorization.lowercased().hasPrefix("bearer ") ? String(authorization.dropFirst(7)) : authorization
+        if token == state.lastToken {
+            // Already verified on this connection: only its age can have changed.
+            return now - state.lastIssuedAt > ProviderTokenVerifier.lifetimeSeconds ? reject(.expiredProviderToken) : .success(())
+        }
+        let verified: ProviderTokenVerifier.Verified
+        do {
+            verified = try verifier.verify(token: token, now: now)
+        } catch {
+            return reject(error.reason)
+        }
+        if let bound = state.boundKeyID, bound != verified.keyID { return reject(.unrelatedKeyIdInToken) }
+        if state.lastToken != nil, verified.issuedAt - state.lastIssuedAt < ProviderTokenCache.minimumRefreshAge {
+            return reject(.tooManyProviderTokenUpdates)
+        }
+        state.boundKeyID = verified.keyID
+        state.lastToken = token
+        state.lastIssuedAt = verified.issuedAt
+        if !state.raised {
+            state.raised = true
+            _ = connection.setMaxConcurrentStreams(configuration.authenticatedMaxConcurrentStreams)
+        }
+        return .success(())
+    }
+
+    private func record(
+        _ token: String?, _ topic: String?, _ pushType: String?, _ priority: Int?, _ apnsID: String?, _ uniqueID: String?,
+        _ status: Int, _ reason: String?, _ payload: [UInt8]
+    ) {
+        log.append(Delivery(
+            receivedAt: clock() * 1000, token: token, topic: topic, pushType: pushType, priority: priority, apnsID: apnsID,
+            uniqueID: uniqueID, status: status, reason: reason, payload: payload))
+    }
+}
+
+extension Topic {
+    /// The bundle id of a certificate topic (`com.example.app.voip` -> `com.example.app`).
+    static func bareBundleID(_ topic: String) -> String {
+        (try? Topic(topic))?.bundleID ?? topic
+    }
+}

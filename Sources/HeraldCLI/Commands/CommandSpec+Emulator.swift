@@ -1,0 +1,81 @@
+extension CommandSpec {
+    /// `herald emulator`: an APNs you can run on a laptop and in CI.
+    public static let emulator = CommandSpec(
+        name: "emulator",
+        summary: "Run an APNs-compatible server that answers as APNs does, with a delivery log.",
+        options: [
+            OptionSpec("listen", valueName: "HOST:PORT", help: "Where to listen (default 127.0.0.1:2197)."),
+            OptionSpec("plaintext", help: "Serve h2c (HTTP/2 without TLS) instead of TLS."),
+            OptionSpec("tls-cert", valueName: "PEM", help: "The server certificate (chain) to present."),
+            OptionSpec("tls-key", valueName: "PEM", help: "Its private key.", isSecret: true),
+            OptionSpec(
+                "data-dir", valueName: "DIR",
+                help: "Where the emulator keeps its files: a generated CA and certificate (default ./herald-data)."),
+            OptionSpec(
+                "auth-key", valueName: "FILE", help: "A team's .p8 key; its provider tokens are accepted.", isSecret: true,
+                environmentVariable: "HERALD_AUTH_KEY"),
+            OptionSpec("key-id", valueName: "KEY_ID", help: "The key's 10-character ID.", environmentVariable: "HERALD_KEY_ID"),
+            OptionSpec("team-id", valueName: "TEAM_ID", help: "The team's 10-character ID.", environmentVariable: "HERALD_TEAM_ID"),
+            OptionSpec("topic", valueName: "BUNDLE_ID", help: "A bundle id pushes may go to (default: any).", isRepeatable: true),
+            OptionSpec("production", help: "Answer like production: no apns-unique-id."),
+        ],
+        discussion: """
+            Checks every request as APNs does (method, path, token, headers, topic and suffix, priority, \
+            payload size and JSON, provider tokens: missing, invalid, expired, unrelated key, refreshed \
+            too often) and answers with Apple's status, reason and headers. MAX_CONCURRENT_STREAMS starts \
+            at 1 and rises to 1000 once a provider token is accepted, as on APNs. Without --tls-cert it \
+            creates a CA and a certificate for localhost, 127.0.0.1 and ::1 in the data directory and \
+            prints where: pass that CA to clients (herald send --ca-file, curl --cacert). \
+            GET /control/v1/deliveries lists what it answered. Stop it with Ctrl-C.
+            """,
+        examples: [
+            "herald emulator --auth-key AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --team-id DEF123GHIJ",
+            "herald emulator --plaintext --listen 127.0.0.1:8080 --auth-key k.p8 --key-id ABC123DEFG --team-id DEF123GHIJ",
+        ]
+    )
+}
+
+/// The command line of `herald emulator`.
+public struct EmulatorOptions: Equatable, Sendable {
+    public var host: String
+    public var port: UInt16
+    public var plaintext: Bool
+    public var tlsCertificate: String?
+    public var tlsKey: String?
+    public var dataDirectory: String
+    public var authKeyPath: String?
+    public var keyID: String?
+    public var teamID: String?
+    public var topics: [String]
+    public var production: Bool
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        let listen = parsed.value("listen") ?? "127.0.0.1:2197"
+        guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
+            throw .invalidValue(option: "--listen", value: listen, rule: "must be HOST:PORT, e.g. 127.0.0.1:2197")
+        }
+        var host = String(listen[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        self.host = host.isEmpty ? "127.0.0.1" : host
+        self.port = port
+        plaintext = parsed.flag("plaintext")
+        tlsCertificate = parsed.value("tls-cert")
+        tlsKey = parsed.value("tls-key")
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw .missingOption(tlsCertificate == nil ? "--tls-cert (with --tls-key)" : "--tls-key (with --tls-cert)")
+        }
+        if plaintext, tlsCertificate != nil {
+            throw .invalidValue(option: "--plaintext", value: nil, rule: "cannot be combined with --tls-cert")
+        }
+        dataDirectory = parsed.value("data-dir") ?? "herald-data"
+        authKeyPath = parsed.value("auth-key")
+        keyID = parsed.value("key-id")
+        teamID = parsed.value("team-id")
+        let given = [authKeyPath, keyID, teamID].filter { $0 != nil }.count
+        if given > 0, given < 3 {
+            throw .missingOption("--auth-key, --key-id and --team-id go together")
+        }
+        topics = parsed.values("topic")
+        production = parsed.flag("production")
+    }
+}

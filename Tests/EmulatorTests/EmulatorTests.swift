@@ -1,0 +1,190 @@
+import APNs
+import APNsClient
+import Emulator
+import HTTP2
+import Keys
+import Synchronization
+import Testing
+
+/// The emulator over real loopback HTTP/2, driven by Herald's own client.
+@Suite(.timeLimit(.minutes(1)))
+struct EmulatorTests {
+    static let token = String(repeating: "ab", count: 32)
+    let key: P256PrivateKey
+    let otherKey: P256PrivateKey
+
+    init() throws {
+        key = try P256PrivateKey.generate()
+        otherKey = try P256PrivateKey.generate()
+    }
+
+    /// An emulator trusting `key` as ABC123DEFG/DEF123GHIJ and `otherKey` as ZZZ999ZZZZ/DEF123GHIJ.
+    func withEmulator(
+        _ body: (Emulator, APNsEndpoint, HTTP2Transport) async throws -> Void
+    ) async throws {
+        let loops = try EventLoopGroup(loopCount: 1, name: "emulator-test")
+        let emulator = try await Emulator.start(
+            EmulatorConfiguration(keys: [
+                .init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey),
+                .init(keyID: "ZZZ999ZZZZ", teamID: "DEF123GHIJ", publicKey: otherKey.publicKey),
+            ], bundleIDs: ["com.example.app"]),
+            loops: loops)
+        let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(emulator.port)")
+        let transport = try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint))
+        do {
+            try await body(emulator, endpoint, transport)
+        } catch {
+            await transport.shutdown()
+            await emulator.shutdown()
+            await loops.shutdown()
+            throw error
+        }
+        await transport.shutdown()
+        await emulator.shutdown()
+        await loops.shutdown()
+    }
+
+    func notification(_ token: String = EmulatorTests.token, topic: String = "com.example.app") throws -> APNs.Notification {
+        APNs.Notification(token: try DeviceToken(hex: token), topic: try Topic(topic), payload: Payload.alert(title: "Hi", body: "There"))
+    }
+
+    func request(_ notification: APNs.Notification, _ endpoint: APNsEndpoint, token: ProviderToken?) -> APNsRequest {
+        APNsRequest(notification: notification, authority: endpoint.authority, authorization: token?.authorization)
+    }
+
+    func reason(_ result: Result<RawResponse, APNsClientError>) -> String? {
+        guard case .success(let raw) = result, raw.status != 200 else { return nil }
+        return (try? JSONValue(parsing: raw.body))?["reason"]?.stringValue
+    }
+
+    @Test func acceptsAValidProviderTokenAndLogsTheDelivery() async throws {
+        try await withEmulator { emulator, endpoint, transport in
+            let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+            let client = APNsClient(endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer)), transport: transport)
+            let response = try await client.send(try notification())
+            #expect(response.uniqueID != nil, "the sandbox answers with apns-unique-id")
+            let logged = emulator.log.entries(apnsID: response.apnsID)
+            #expect(logged.count == 1)
+            #expect(logged.first?.status == 200 && logged.first?.token == Self.token && logged.first?.topic == "com.example.app")
+        }
+    }
+
+    @Test func providerTokenRejections() async throws {
+        try await withEmulator { _, endpoint, transport in
+            let now = Int(ProviderTokenCache.systemClock())
+            let note = try notification()
+            // No authorization header at all.
+            #expect(reason(await transport.perform(request(note, endpoint, token: nil), timeout: .seconds(5))) == "MissingProviderToken")
+            // Signed by a key the emulator does not have under that id.
+            let forged = try ProviderTokenSigner(key: try P256PrivateKey.generate(), keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+            #expect(reason(await transport.perform(request(note, endpoint, token: try forged.sign(issuedAt: now)), timeout: .seconds(5)))
+                == "InvalidProviderToken")
+            // Issued more than an hour ago.
+            let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+            #expect(reason(await transport.perform(request(note, endpoint, token: try signer.sign(issuedAt: now - 3700)), timeout: .seconds(5)))
+                == "ExpiredProviderToken")
+        }
+    }
+
+    @Test func aNewTokenWithinTwentyMinutesIsTooManyUpdates() async throws {
+        try await withEmulator { _, endpoint, transport in
+            let now = Int(ProviderTokenCache.systemClock())
+            let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+            let note = try notification()
+            #expect(reason(await transport.perform(request(note, endpoint, token: try signer.sign(issuedAt: now - 60)), timeout: .seconds(5))) == nil)
+            #expect(reason(await transport.perform(request(note, endpoint, token: try signer.sign(issuedAt: now)), timeout: .seconds(5)))
+                == "TooManyProviderTokenUpdates")
+        }
+    }
+
+    @Test func aTokenFromAnUnrelatedKeyOnTheSameConnection() async throws {
+        try await withEmulator { _, endpoint, transport in
+            let now = Int(ProviderTokenCache.systemClock())
+            let first = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+            let second = try ProviderTokenSigner(key: otherKey, keyID: "ZZZ999ZZZZ", teamID: "DEF123GHIJ")
+            let note = try notification()
+            #expect(reason(await transport.perform(request(note, endpoint, token: try first.sign(issuedAt: now)), timeout: .seconds(5))) == nil)
+            #expect(reason(await transport.perform(request(note, endpoint, token: try second.sign(issuedAt: now)), timeout: .seconds(5)))
+                == "UnrelatedKeyIdInToken")
+        }
+    }
+
+    @Test func streamLimitStartsAtOneAndRisesAfterAValidToken() async throws {
+        try await withEmulator { _, endpoint, transport in
+            let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+            let client = APNsClient(endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer)), transport: transport)
+            let note = try notification()
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<300 { group.addTask { _ = try? await client.send(note) } }
+            }
+            #expect(client.metrics.succeeded == 300)
+        }
+    }
+
+    @Test func headerAndPayloadChecksAnswerWithApplesReasons() async throws {
+        try await withEmulator { _, endpoint, transport in
+            let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+            let token = try signer.sign(issuedAt: Int(ProviderTokenCache.systemClock()))
+            #expect(reason(await transport.perform(request(try notification(topic: "com.example.other"), endpoint, token: token), timeout: .seconds(5)))
+                == "TopicDisallowed")
+            var voipTopic = try notification(topic: "com.example.app.voip")
+            voipTopic.pushType = .alert
+            #expect(reason(await transport.perform(request(voipTopic, endpoint, token: token), timeout: .seconds(5))) == "BadTopic")
+            var big = try notification()
+            big.payload = EncodedPayload(bytes: Array(#"{"aps":{"alert":""#.utf8) + Array(repeating: UInt8(ascii: "x"), count: 4100) + Array(#""}}"#.utf8))
+            #expect(reason(await transport.perform(request(big, endpoint, token: token), timeout: .seconds(5))) == "PayloadTooLarge")
+        }
+    }
+
+    @Test func controlAPIListsDeliveries() async throws {
+        try await withEmulator { emulator, endpoint, transport in
+            let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+            let client = APNsClient(endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer)), transport: transport)
+            _ = try await client.send(try notification())
+            // The control API answers JSON on the same listener.
+            let listing = try await ControlClient.get(port: emulator.port, path: "/control/v1/deliveries")
+            let deliveries = try JSONValue(parsing: listing)["deliveries"]?.arrayValue ?? []
+            #expect(deliveries.count == 1)
+            #expect(deliveries.first?["status"] == 200)
+            #expect(deliveries.first?["payload"]?["aps"]?["alert"]?["title"] == "Hi")
+        }
+    }
+}
+
+/// A GET over h2c with Herald's own connection (the control API is plain HTTP/2).
+enum ControlClient {
+    static func get(port: Int, path: String) async throws -> [UInt8] {
+        let endpoint = APNsEndpoint(host: "127.0.0.1", port: port, usesTLS: false)
+        let loop = try EventLoop(name: "control")
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTP2Response, HTTP2RequestFailure>, Never>) in
+            loop.execute {
+                nonisolated(unsafe) var resumed = false
+                _ = HTTP2ClientConnection.open(
+                    on: loop, configuration: .init(host: endpoint.host, port: endpoint.port, tls: nil)
+                ) { connection, event in
+                    switch event {
+                    case .ready:
+                        var headers = HTTP2HeaderBuffer()
+                        headers.append(":method", "GET")
+                        headers.append(":scheme", "http")
+                        headers.append(":path", path)
+                        headers.append(":authority", endpoint.authority)
+                        connection.submit(headers: nil, extraHeaders: headers, body: [], timeout: .seconds(5)) { result in
+                            if !resumed { resumed = true; continuation.resume(returning: result) }
+                            connection.close()
+                        }
+                    case .closed(let error):
+                        if !resumed {
+                            resumed = true
+                            continuation.resume(returning: .failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: false)))
+                        }
+                    default:
+                        break
+                    }
+                }
+            }
+        }
+        await loop.shutdown()
+        return try result.get().body
+    }
+}
