@@ -30,7 +30,8 @@ extension CommandSpec {
             """,
         examples: [
             "herald emulator --auth-key AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --team-id DEF123GHIJ",
-            "herald emulator --plaintext --listen 127.0.0.1:8080 --auth-key k.p8 --key-id ABC123DEFG --team-id DEF123GHIJ",
+            "herald emulator --plaintext --listen 127.0.0.1:8080 \\\n"
+                + "    --auth-key k.p8 --key-id ABC123DEFG --team-id DEF123GHIJ",
         ]
     )
 }

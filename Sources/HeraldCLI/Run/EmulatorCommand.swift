@@ -67,6 +67,8 @@ struct EmulatorCommand {
             return [EmulatorConfiguration.ProviderKey(keyID: keyID, teamID: teamID, publicKey: key.publicKey)]
         } catch let error as KeysError {
             throw EmulatorSetupError("--auth-key '\(path)': \(error)")
+        } catch let error as InputError {
+            throw EmulatorSetupError("--auth-key: \(error)")
         } catch {
             throw EmulatorSetupError("\(error)")
         }
