@@ -15,17 +15,13 @@ extension HTTP2ClientConnection {
         }
         let loop = self.loop
         nonisolated(unsafe) let connection = self  // SAFETY: only touched again on `loop`, below
-        Task {
-            let result: Result<[SocketAddress], HTTP2ConnectionError>
-            do {
-                result = .success(try await Resolver.resolve(host: host, port: UInt16(clamping: port)))
-            } catch let error as ResolverError {
-                result = .failure(.resolve(error))
-            } catch {
-                result = .failure(.resolve(ResolverError(host: host, code: -1, message: "\(error)")))
+        Resolver.resolve(host: host, port: UInt16(clamping: port)) { result in
+            let outcome: Result<[SocketAddress], HTTP2ConnectionError> = result.mapError { error in
+                if let error = error as? ResolverError { return .resolve(error) }
+                return .resolve(ResolverError(host: host, code: -1, message: "\(error)"))
             }
             loop.execute {
-                switch result {
+                switch outcome {
                 case .success(let addresses): connection.connect(addresses, index: 0)
                 case .failure(let error): connection.fail(error)
                 }

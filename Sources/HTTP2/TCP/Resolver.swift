@@ -19,16 +19,29 @@ public enum Resolver {
     public static func resolve(host: String, port: UInt16) async throws -> [SocketAddress] {
         if let numeric = SocketAddress(ipAddress: host, port: port) { return [numeric] }
         return try await withCheckedThrowingContinuation { continuation in
-            let lookup = Lookup(host: host, port: port, continuation: continuation)
-            let retained = Unmanaged.passRetained(lookup)
-            var thread = pthread_t()
-            let result = pthread_create(&thread, nil, resolverThreadMain, retained.toOpaque())
-            if result == 0 {
-                pthread_detach(thread)
-            } else {
-                retained.release()
-                continuation.resume(throwing: SystemError(function: "pthread_create", errno: result))
-            }
+            resolve(host: host, port: port) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// The same lookup with a callback, for code on an event loop: `completion` is called exactly
+    /// once, on the lookup's own thread (hop back with `loop.execute`). Needs no task and no
+    /// cooperative-pool thread, so a busy pool cannot delay a connect.
+    public static func resolve(
+        host: String, port: UInt16, completion: @escaping @Sendable (Result<[SocketAddress], any Error>) -> Void
+    ) {
+        if let numeric = SocketAddress(ipAddress: host, port: port) {
+            completion(.success([numeric]))
+            return
+        }
+        let lookup = Lookup(host: host, port: port, completion: completion)
+        let retained = Unmanaged.passRetained(lookup)
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, resolverThreadMain, retained.toOpaque())
+        if result == 0 {
+            pthread_detach(thread)
+        } else {
+            retained.release()
+            completion(.failure(SystemError(function: "pthread_create", errno: result)))
         }
     }
 
@@ -75,18 +88,18 @@ public enum Resolver {
 private final class Lookup: Sendable {
     let host: String
     let port: UInt16
-    let continuation: CheckedContinuation<[SocketAddress], any Error>
+    let completion: @Sendable (Result<[SocketAddress], any Error>) -> Void
 
-    init(host: String, port: UInt16, continuation: CheckedContinuation<[SocketAddress], any Error>) {
+    init(host: String, port: UInt16, completion: @escaping @Sendable (Result<[SocketAddress], any Error>) -> Void) {
         self.host = host
         self.port = port
-        self.continuation = continuation
+        self.completion = completion
     }
 }
 
 private func resolverThreadMain(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     guard let argument else { return nil }
     let lookup = Unmanaged<Lookup>.fromOpaque(argument).takeRetainedValue()
-    lookup.continuation.resume(with: Resolver.lookUp(host: lookup.host, port: lookup.port).mapError { $0 })
+    lookup.completion(Resolver.lookUp(host: lookup.host, port: lookup.port).mapError { $0 })
     return nil
 }
