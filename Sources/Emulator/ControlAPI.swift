@@ -2,9 +2,12 @@ import APNs
 import HTTP2
 
 /// `/control/v1/...`: what tests ask the emulator. GET `deliveries` (optional `?token=` and
-/// `?apns-id=`) lists the delivery log as JSON, oldest first; DELETE `deliveries` clears it.
+/// `?apns-id=`) lists the delivery log as JSON, oldest first; DELETE `deliveries` clears it;
+/// POST `devices/<token>/unregister` makes pushes to that token answer 410 Unregistered from now on.
 struct ControlAPI {
     let log: DeliveryLog
+    let tokens: TokenRegistry
+    let clock: @Sendable () -> Int
 
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
         let path = request.path ?? ""
@@ -19,6 +22,15 @@ struct ControlAPI {
             _ = responder.respond(status: 200, headers: [HTTP2Header("content-type", "application/json")], body: body.encoded())
         case ("DELETE", "/control/v1/deliveries"):
             log.removeAll()
+            _ = responder.respond(status: 204)
+        case ("POST", let route) where route.hasPrefix("/control/v1/devices/") && route.hasSuffix("/unregister"):
+            let token = String(route.dropFirst("/control/v1/devices/".count).dropLast("/unregister".count))
+            guard (try? DeviceToken(hex: token)) != nil else {
+                let body = JSONValue.object(JSONObject([.init(key: "reason", value: .string("BadDeviceToken"))])).encoded()
+                _ = responder.respond(status: 400, headers: [HTTP2Header("content-type", "application/json")], body: body)
+                return
+            }
+            tokens.unregister(token, at: clock() * 1000)
             _ = responder.respond(status: 204)
         default:
             let body = JSONValue.object(JSONObject([.init(key: "reason", value: .string("BadPath"))])).encoded()

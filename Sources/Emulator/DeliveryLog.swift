@@ -59,3 +59,20 @@ public final class DeliveryLog: Sendable {
         ring.withLock { $0 = Ring() }
     }
 }
+
+/// Tokens the emulator treats as unregistered (410 Unregistered), with when they became invalid.
+public final class TokenRegistry: Sendable {
+    private let unregistered = Mutex<[String: Int]>([:])
+
+    public init() {}
+
+    /// Marks `token` (lowercase hex) unregistered at `milliseconds` since 1970.
+    public func unregister(_ token: String, at milliseconds: Int) {
+        unregistered.withLock { $0[token.lowercased()] = milliseconds }
+    }
+
+    /// When `token` was unregistered, or nil if it is live.
+    public func unregisteredAt(_ token: String) -> Int? {
+        unregistered.withLock { $0[token] }
+    }
+}

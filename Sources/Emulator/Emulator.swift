@@ -9,10 +9,13 @@ import HTTP2
 public final class Emulator: Sendable {
     public let server: HTTP2Server
     public let log: DeliveryLog
+    /// Unregistered tokens (410); tests may unregister directly or through the control API.
+    public let tokens: TokenRegistry
 
-    private init(server: HTTP2Server, log: DeliveryLog) {
+    private init(server: HTTP2Server, log: DeliveryLog, tokens: TokenRegistry) {
         self.server = server
         self.log = log
+        self.tokens = tokens
     }
 
     /// Starts serving on `host:port` (0: any free port), over TLS when `tls` is given, else h2c.
@@ -21,14 +24,15 @@ public final class Emulator: Sendable {
         loops: EventLoopGroup, clock: @escaping @Sendable () -> Int = ProviderTokenCache.systemClock
     ) async throws(HTTP2ConnectionError) -> Emulator {
         let log = DeliveryLog(capacity: configuration.deliveryLogCapacity)
-        let handler = EmulatorHandler(configuration: configuration, log: log, clock: clock)
+        let tokens = TokenRegistry()
+        let handler = EmulatorHandler(configuration: configuration, log: log, tokens: tokens, clock: clock)
         var session = HTTP2SessionConfiguration()
         session.maxConcurrentStreams = configuration.initialMaxConcurrentStreams
         session.maxBodySize = PayloadLimits.voip + 1
         let server = try await HTTP2Server.start(
             configuration: HTTP2Server.Configuration(loops: loops, host: host, port: port, tls: tls, session: session),
             handler: handler)
-        return Emulator(server: server, log: log)
+        return Emulator(server: server, log: log, tokens: tokens)
     }
 
     public var port: Int { Int(server.port) }

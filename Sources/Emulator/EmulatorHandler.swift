@@ -23,12 +23,14 @@ final class EmulatorHandler: HTTP2RequestHandler {
 
     let configuration: EmulatorConfiguration
     let log: DeliveryLog
+    let tokens: TokenRegistry
     let verifier: ProviderTokenVerifier
     let clock: @Sendable () -> Int
 
-    init(configuration: EmulatorConfiguration, log: DeliveryLog, clock: @escaping @Sendable () -> Int) {
+    init(configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, clock: @escaping @Sendable () -> Int) {
         self.configuration = configuration
         self.log = log
+        self.tokens = tokens
         self.clock = clock
         verifier = ProviderTokenVerifier(keys: configuration.keys.map {
             .init(keyID: $0.keyID, teamID: $0.teamID, publicKey: $0.publicKey)
@@ -42,7 +44,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
         let path = request.path ?? ""
         if path.hasPrefix("/control/v1/") {
-            ControlAPI(log: log).handle(request, responder: responder)
+            ControlAPI(log: log, tokens: tokens, clock: clock).handle(request, responder: responder)
             return
         }
         var headers: [(name: String, value: String)] = []
@@ -60,7 +62,16 @@ final class EmulatorHandler: HTTP2RequestHandler {
             if !topics.isEmpty { policy.allowedBundleIDs = topics }
             if topics.count == 1 { policy.defaultTopic = topics.first }
         }
+        var unregisteredSince: Int?
         let outcome = DevicePushValidator.validateHeaders(incoming, policy: policy)
+            .flatMap { headers -> Result<ValidatedHeaders, PushRejection> in
+                // APNs answers 410 for a dead token before it looks at the provider token.
+                if let since = tokens.unregisteredAt(headers.token.hex) {
+                    unregisteredSince = since
+                    return .failure(PushRejection(status: 410, reason: .unregistered, apnsID: headers.apnsID))
+                }
+                return .success(headers)
+            }
             .flatMap { headers -> Result<ValidatedHeaders, PushRejection> in
                 if usesCertificate { return .success(headers) }
                 return authenticate(headers, state: state, connection: responder.connection).map { headers }
@@ -77,10 +88,12 @@ final class EmulatorHandler: HTTP2RequestHandler {
                 200, nil, push.payload)
         case .failure(let rejection):
             let id = rejection.apnsID ?? APNsID.random().value
+            var body = JSONObject([.init(key: "reason", value: .string(rejection.reason.rawValue))])
+            if rejection.status == 410, let unregisteredSince { body["timestamp"] = .number(JSONNumber(unregisteredSince)) }
             _ = responder.respond(
                 status: rejection.status,
                 headers: [HTTP2Header("apns-id", id), HTTP2Header("content-type", "application/json")],
-                body: JSONValue.object(JSONObject([.init(key: "reason", value: .string(rejection.reason.rawValue))])).encoded())
+                body: JSONValue.object(body).encoded())
             let token = path.hasPrefix("/3/device/") ? String(path.dropFirst("/3/device/".count)) : nil
             record(
                 token, incoming.headers.first { $0.name == "apns-topic" }?.value,

@@ -154,6 +154,10 @@ struct EmulatorTests {
 /// A GET over h2c with Herald's own connection (the control API is plain HTTP/2).
 enum ControlClient {
     static func get(port: Int, path: String) async throws -> [UInt8] {
+        try await request(method: "GET", port: port, path: path).body
+    }
+
+    static func request(method: String, port: Int, path: String) async throws -> HTTP2Response {
         let endpoint = APNsEndpoint(host: "127.0.0.1", port: port, usesTLS: false)
         let loop = try EventLoop(name: "control")
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTP2Response, HTTP2RequestFailure>, Never>) in
@@ -165,7 +169,7 @@ enum ControlClient {
                     switch event {
                     case .ready:
                         var headers = HTTP2HeaderBuffer()
-                        headers.append(":method", "GET")
+                        headers.append(":method", method)
                         headers.append(":scheme", "http")
                         headers.append(":path", path)
                         headers.append(":authority", endpoint.authority)
@@ -185,6 +189,48 @@ enum ControlClient {
             }
         }
         await loop.shutdown()
-        return try result.get().body
+        return try result.get()
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct UnregisterTests {
+    /// A token unregistered through the control API answers 410 with the millisecond timestamp,
+    /// and the client reports it for pruning.
+    @Test func unregisteredTokenAnswers410AndIsPruned() async throws {
+        let key = try P256PrivateKey.generate()
+        let loops = try EventLoopGroup(loopCount: 1, name: "unregister")
+        let emulator = try await Emulator.start(
+            EmulatorConfiguration(keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)]),
+            loops: loops, clock: { 1_767_225_600 })
+        let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(emulator.port)")
+        let pruned = Mutex<[APNsClient.PrunableToken]>([])
+        let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+        let client = APNsClient(
+            endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer, clock: { 1_767_225_600 })),
+            transport: try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint)),
+            onPrunableToken: { token in pruned.withLock { $0.append(token) } })
+        let token = String(repeating: "cd", count: 32)
+        let note = APNs.Notification(token: try DeviceToken(hex: token), topic: try Topic("com.example.app"), payload: Payload.alert(body: "x"))
+        _ = try await client.send(note)
+
+        let answer = try await ControlClient.request(method: "POST", port: emulator.port, path: "/control/v1/devices/\(token)/unregister")
+        #expect(answer.status == 204)
+        do {
+            _ = try await client.send(note)
+            Issue.record("an unregistered token must be refused")
+        } catch {
+            guard case .rejected(let rejection) = error else {
+                Issue.record("expected a rejection, got \(error)")
+                return
+            }
+            #expect(rejection.status == 410 && rejection.reason == .unregistered)
+            #expect(rejection.timestampMilliseconds == 1_767_225_600_000)
+        }
+        #expect(pruned.withLock { $0.map(\.token.hex) } == [token])
+        #expect(pruned.withLock { $0.first?.invalidSinceMilliseconds } == 1_767_225_600_000)
+        await client.shutdown()
+        await emulator.shutdown()
+        await loops.shutdown()
     }
 }
