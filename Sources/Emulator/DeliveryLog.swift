@@ -76,3 +76,25 @@ public final class TokenRegistry: Sendable {
         unregistered.withLock { $0[token] }
     }
 }
+
+/// Counts pushes per token in one-second windows, for the emulator's per-token rate limit.
+final class TokenRateLimiter: Sendable {
+    private let windows = Mutex<[String: (second: Int, count: Int)]>([:])
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// Counts one push to `token` at `second`; false when it is over the limit for that second.
+    func admit(_ token: String, at second: Int) -> Bool {
+        windows.withLock { windows in
+            var window = windows[token] ?? (second, 0)
+            if window.second != second { window = (second, 0) }
+            window.count += 1
+            windows[token] = window
+            if windows.count > 100_000 { windows = windows.filter { $0.value.second == second } }
+            return window.count <= limit
+        }
+    }
+}

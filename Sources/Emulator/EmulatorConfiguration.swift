@@ -30,11 +30,13 @@ public struct EmulatorConfiguration: Sendable {
     public var deliveryLogCapacity: Int
     /// How the header and payload checks behave where Apple is silent.
     public var policy: DevicePushPolicy
+    /// Pushes accepted per device token per second; more answer 429 TooManyRequests. nil: no limit.
+    public var perTokenRateLimit: Int?
 
     public init(
         keys: [ProviderKey], bundleIDs: Set<String> = [], initialMaxConcurrentStreams: UInt32 = 1,
         authenticatedMaxConcurrentStreams: UInt32 = 1000, sandbox: Bool = true, deliveryLogCapacity: Int = 100_000,
-        policy: DevicePushPolicy = DevicePushPolicy()
+        policy: DevicePushPolicy = DevicePushPolicy(), perTokenRateLimit: Int? = nil
     ) {
         self.keys = keys
         self.bundleIDs = bundleIDs
@@ -43,5 +45,6 @@ public struct EmulatorConfiguration: Sendable {
         self.sandbox = sandbox
         self.deliveryLogCapacity = deliveryLogCapacity
         self.policy = policy
+        self.perTokenRateLimit = perTokenRateLimit
     }
 }

@@ -24,6 +24,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
     let configuration: EmulatorConfiguration
     let log: DeliveryLog
     let tokens: TokenRegistry
+    let limiter: TokenRateLimiter?
     let verifier: ProviderTokenVerifier
     let clock: @Sendable () -> Int
 
@@ -31,6 +32,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
         self.configuration = configuration
         self.log = log
         self.tokens = tokens
+        limiter = configuration.perTokenRateLimit.map(TokenRateLimiter.init(limit:))
         self.clock = clock
         verifier = ProviderTokenVerifier(keys: configuration.keys.map {
             .init(keyID: $0.keyID, teamID: $0.teamID, publicKey: $0.publicKey)
@@ -77,6 +79,12 @@ final class EmulatorHandler: HTTP2RequestHandler {
                 return authenticate(headers, state: state, connection: responder.connection).map { headers }
             }
             .flatMap { DevicePushValidator.validatePayload($0, body: request.body, policy: policy) }
+            .flatMap { push -> Result<AcceptedPush, PushRejection> in
+                if let limiter, !limiter.admit(push.token.hex, at: clock()) {
+                    return .failure(PushRejection(status: 429, reason: .tooManyRequests, apnsID: push.apnsID))
+                }
+                return .success(push)
+            }
         switch outcome {
         case .success(let push):
             let uniqueID = configuration.sandbox ? APNsID.random().value : nil

@@ -234,3 +234,38 @@ struct UnregisterTests {
         await loops.shutdown()
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct RateLimitTests {
+    @Test func pushesOverThePerTokenLimitGet429() async throws {
+        let key = try P256PrivateKey.generate()
+        let loops = try EventLoopGroup(loopCount: 1, name: "rate-limit")
+        let emulator = try await Emulator.start(
+            EmulatorConfiguration(
+                keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)], perTokenRateLimit: 2),
+            loops: loops, clock: { 1_767_225_600 })
+        let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(emulator.port)")
+        let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+        let client = APNsClient(
+            endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer, clock: { 1_767_225_600 })),
+            transport: try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint)), retryPolicy: .none)
+        let busy = APNs.Notification(
+            token: try DeviceToken(hex: String(repeating: "ab", count: 32)), topic: try Topic("com.example.app"),
+            payload: Payload.alert(body: "x"))
+        var other = busy
+        other.token = try DeviceToken(hex: String(repeating: "cd", count: 32))
+        _ = try await client.send(busy)
+        _ = try await client.send(busy)
+        do {
+            _ = try await client.send(busy)
+            Issue.record("the third push in the same second is over the limit")
+        } catch {
+            #expect(error.reason == .tooManyRequests)
+            #expect(error.reason?.status == 429)
+        }
+        _ = try await client.send(other)  // the limit is per token
+        await client.shutdown()
+        await emulator.shutdown()
+        await loops.shutdown()
+    }
+}

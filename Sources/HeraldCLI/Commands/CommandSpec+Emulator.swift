@@ -18,6 +18,9 @@ extension CommandSpec {
             OptionSpec("team-id", valueName: "TEAM_ID", help: "The team's 10-character ID.", environmentVariable: "HERALD_TEAM_ID"),
             OptionSpec("topic", valueName: "BUNDLE_ID", help: "A bundle id pushes may go to (default: any).", isRepeatable: true),
             OptionSpec("production", help: "Answer like production: no apns-unique-id."),
+            OptionSpec(
+                "rate-limit", valueName: "N",
+                help: "Pushes per device token per second; more get 429 TooManyRequests (default: none)."),
         ],
         discussion: """
             Checks every request as APNs does (method, path, token, headers, topic and suffix, priority, \
@@ -49,6 +52,7 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var teamID: String?
     public var topics: [String]
     public var production: Bool
+    public var rateLimit: Int?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         let listen = parsed.value("listen") ?? "127.0.0.1:2197"
@@ -78,5 +82,11 @@ public struct EmulatorOptions: Equatable, Sendable {
         }
         topics = parsed.values("topic")
         production = parsed.flag("production")
+        if let text = parsed.value("rate-limit") {
+            guard let value = Int(text), value > 0 else {
+                throw .invalidValue(option: "--rate-limit", value: text, rule: "must be a whole number above 0")
+            }
+            rateLimit = value
+        }
     }
 }

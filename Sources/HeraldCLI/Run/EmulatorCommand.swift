@@ -33,7 +33,9 @@ struct EmulatorCommand {
         }
         do {
             emulator = try await Emulator.start(
-                EmulatorConfiguration(keys: keys, bundleIDs: Set(options.topics), sandbox: !options.production),
+                EmulatorConfiguration(
+                    keys: keys, bundleIDs: Set(options.topics), sandbox: !options.production,
+                    perTokenRateLimit: options.rateLimit),
                 host: options.host, port: options.port, tls: tls, loops: loops, clock: context.now)
         } catch {
             await loops.shutdown()
