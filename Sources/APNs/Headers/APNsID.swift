@@ -31,7 +31,11 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static func random(using generator: inout some RandomNumberGenerator) -> APNsID {
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        // Two 64-bit draws, not sixteen byte draws: the system generator makes a system call per draw.
+        let high = generator.next()
+        let low = generator.next()
+        var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
+            + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         let hex = Hex.encode(bytes)
