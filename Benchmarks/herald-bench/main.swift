@@ -79,7 +79,7 @@ let failures = await withTaskGroup(of: Int.self) { tasks in
     return sum
 }
 let elapsed = ContinuousClock.now - started
-let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+let seconds = elapsed.secondsAsDouble
 let total = perWorker * workers
 print("\(total) notifications in \(String(format: "%.3f", seconds)) s: \(String(format: "%.0f", Double(total) / seconds)) notifications/s, \(failures) failed")
 await client.shutdown()

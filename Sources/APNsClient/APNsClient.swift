@@ -1,4 +1,5 @@
 import APNs
+import HTTP2
 import Synchronization
 
 /// Sends notifications to APNs.
@@ -54,8 +55,7 @@ public final class APNsClient: Sendable {
         recorder.started()
         let result = await attempt(notification)
         let elapsed = ContinuousClock.now - started
-        let microseconds = UInt64(max(0, elapsed.components.seconds)) * 1_000_000
-            + UInt64(max(0, elapsed.components.attoseconds / 1_000_000_000_000))
+        let microseconds = elapsed.clampedNanoseconds / 1000
         recorder.finished(result, microseconds: microseconds)
         return try result.get()
     }

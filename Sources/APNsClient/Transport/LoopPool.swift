@@ -27,7 +27,7 @@ final class LoopPool: @unchecked Sendable {
         init(request: APNsRequest, timeout: Duration, completion: @escaping (Result<RawResponse, APNsClientError>) -> Void) {
             self.request = request
             self.timeout = timeout
-            self.deadline = EventLoop.now() &+ timeout.nanosecondsValue
+            self.deadline = EventLoop.now() &+ timeout.clampedNanoseconds
             self.completion = completion
         }
 
@@ -105,7 +105,7 @@ final class LoopPool: @unchecked Sendable {
         if let index = waiting[waitingHead...].firstIndex(where: { $0 === job }) {
             waiting.remove(at: index)
         }
-        job.finish(.failure(.timedOut(afterSeconds: job.timeout.secondsValue)))
+        job.finish(.failure(.timedOut(afterSeconds: job.timeout.secondsAsDouble)))
     }
 
     private func popWaiting() -> Job? {
@@ -136,7 +136,7 @@ final class LoopPool: @unchecked Sendable {
         }
         let now = EventLoop.now()
         guard job.deadline > now else {
-            job.finish(.failure(.timedOut(afterSeconds: job.timeout.secondsValue)))
+            job.finish(.failure(.timedOut(afterSeconds: job.timeout.secondsAsDouble)))
             return
         }
         headers.removeAll()
@@ -179,7 +179,7 @@ final class LoopPool: @unchecked Sendable {
                 return
             }
             if case .timedOut = failure.kind {
-                job.finish(.failure(.timedOut(afterSeconds: job.timeout.secondsValue)))
+                job.finish(.failure(.timedOut(afterSeconds: job.timeout.secondsAsDouble)))
             } else {
                 job.finish(.failure(.transport(TransportFailure(
                     mayHaveReachedAPNs: failure.mayHaveBeenProcessed, message: failure.description))))
@@ -267,18 +267,6 @@ final class LoopPool: @unchecked Sendable {
         guard shuttingDown, connections.isEmpty, connecting == 0, let done = onShutdown else { return }
         onShutdown = nil
         done()
-    }
-}
-
-extension Duration {
-    var nanosecondsValue: UInt64 {
-        let (seconds, attoseconds) = components
-        guard seconds >= 0 else { return 0 }
-        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
-    }
-
-    var secondsValue: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 

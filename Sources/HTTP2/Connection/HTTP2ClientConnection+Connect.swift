@@ -3,7 +3,7 @@
 
 extension HTTP2ClientConnection {
     func start() {
-        connectTimer = loop.schedule(after: configuration.connectTimeout.nanoseconds) { [weak self] in
+        connectTimer = loop.schedule(after: configuration.connectTimeout.clampedNanoseconds) { [weak self] in
             guard let self, !self.isReady, !self.isClosed else { return }
             self.fail(.timedOut(self.stageDescription))
         }
@@ -149,14 +149,5 @@ extension HTTP2ClientConnection {
                 }
             }.get()
         }
-    }
-}
-
-extension Duration {
-    /// Whole nanoseconds, for loop timers (negative durations count as zero).
-    var nanoseconds: UInt64 {
-        let (seconds, attoseconds) = components
-        guard seconds >= 0 else { return 0 }
-        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 }

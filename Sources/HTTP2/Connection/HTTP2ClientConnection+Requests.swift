@@ -22,7 +22,7 @@ extension HTTP2ClientConnection {
             return
         }
         pending[token] = Pending(
-            completion: completion, streamID: streamID, deadline: timeout.map { EventLoop.now() &+ $0.nanoseconds } ?? 0)
+            completion: completion, streamID: streamID, deadline: timeout.map { EventLoop.now() &+ $0.clampedNanoseconds } ?? 0)
         if timeout != nil, timeoutSweep == nil { scheduleTimeoutSweep() }
         scheduleFlush()
     }
@@ -113,15 +113,15 @@ extension HTTP2ClientConnection {
 
     func schedulePing() {
         guard let interval = configuration.idlePingInterval else { return }
-        pingTimer = loop.schedule(after: interval.nanoseconds) { [weak self] in self?.pingIfIdle() }
+        pingTimer = loop.schedule(after: interval.clampedNanoseconds) { [weak self] in self?.pingIfIdle() }
     }
 
     func pingIfIdle() {
         guard let interval = configuration.idlePingInterval, !isClosed, let session else { return }
         let idle = EventLoop.now() &- lastActivity
-        if idle >= interval.nanoseconds, pingDeadline == nil {
+        if idle >= interval.clampedNanoseconds, pingDeadline == nil {
             try? session.submitPing()
-            pingDeadline = loop.schedule(after: configuration.pingTimeout.nanoseconds) { [weak self] in
+            pingDeadline = loop.schedule(after: configuration.pingTimeout.clampedNanoseconds) { [weak self] in
                 self?.fail(.timedOut("a PING acknowledgement"))
             }
             flush()

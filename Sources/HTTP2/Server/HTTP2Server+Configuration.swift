@@ -75,12 +75,3 @@ extension HTTP2Server {
         }
     }
 }
-
-extension Duration {
-    /// Whole nanoseconds, 0 for negative durations, saturating at `UInt64.max`.
-    var clampedNanoseconds: UInt64 {
-        let (seconds, attoseconds) = components
-        let nanoseconds = Int128(seconds) * 1_000_000_000 + Int128(attoseconds / 1_000_000_000)
-        return UInt64(clamping: nanoseconds)
-    }
-}

@@ -1,5 +1,6 @@
 import APNs
 import APNsClient
+import HTTP2
 
 /// `herald send --requests`: streams NDJSON requests through the client with bounded concurrency,
 /// in bounded memory whatever the number of lines. Every line is accounted for: sent and
@@ -50,7 +51,7 @@ struct BulkSend {
             metrics.failedByReason["invalid request line", default: 0] += requests.invalid
         }
         let elapsed = ContinuousClock.now - started
-        printer.summary(metrics, elapsedSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        printer.summary(metrics, elapsedSeconds: elapsed.secondsAsDouble)
         if let readError = requests.readError {
             context.standardError("herald send: --requests: \(readError); the lines before it were sent\n")
             return ExitStatus.failure
@@ -116,7 +117,7 @@ final class Progress {
         guard now - lastDraw >= .milliseconds(200) else { return }
         lastDraw = now
         let elapsed = now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.secondsAsDouble
         let done = metrics.succeeded + metrics.failed
         let rate = seconds > 0 ? Double(done) / seconds : 0
         var line = "\r\u{1B}[2K\(done) sent, \(decimal(rate, places: 0))/s, \(metrics.failed + invalid) failed"
