@@ -2,6 +2,7 @@ import APNs
 import APNsClient
 import Emulator
 import HTTP2
+import HeraldTestSupport
 import Keys
 import Synchronization
 import Testing
@@ -151,43 +152,15 @@ struct EmulatorTests {
     }
 }
 
-/// A GET over h2c with Herald's own connection (the control API is plain HTTP/2).
+/// Control-API requests over h2c with Herald's own connection (the shared test helper `sendOne`).
 enum ControlClient {
     static func get(port: Int, path: String) async throws -> [UInt8] {
         try await request(method: "GET", port: port, path: path).body
     }
 
     static func request(method: String, port: Int, path: String) async throws -> HTTP2Response {
-        let endpoint = APNsEndpoint(host: "127.0.0.1", port: port, usesTLS: false)
         let loop = try EventLoop(name: "control")
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTP2Response, HTTP2RequestFailure>, Never>) in
-            loop.execute {
-                nonisolated(unsafe) var resumed = false
-                _ = HTTP2ClientConnection.open(
-                    on: loop, configuration: .init(host: endpoint.host, port: endpoint.port, tls: nil)
-                ) { connection, event in
-                    switch event {
-                    case .ready:
-                        var headers = HTTP2HeaderBuffer()
-                        headers.append(":method", method)
-                        headers.append(":scheme", "http")
-                        headers.append(":path", path)
-                        headers.append(":authority", endpoint.authority)
-                        connection.submit(headers: nil, extraHeaders: headers, body: [], timeout: .seconds(5)) { result in
-                            if !resumed { resumed = true; continuation.resume(returning: result) }
-                            connection.close()
-                        }
-                    case .closed(let error):
-                        if !resumed {
-                            resumed = true
-                            continuation.resume(returning: .failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: false)))
-                        }
-                    default:
-                        break
-                    }
-                }
-            }
-        }
+        let result = await sendOne(on: loop, .init(host: "127.0.0.1", port: port, tls: nil), path: path, method: method, body: [])
         await loop.shutdown()
         return try result.get()
     }
