@@ -14,6 +14,9 @@ public struct Delivery: Sendable, Equatable {
     public let status: Int
     public let reason: String?
     public let payload: [UInt8]
+    /// The injected fault that decided the answer (`respond`, `goaway`, `reset`, `disconnect`), if any;
+    /// `status` is 0 when no response was sent.
+    public var fault: String? = nil
 }
 
 /// The emulator's record of every request, newest last, capped (the oldest entries go first), safe
@@ -25,14 +28,29 @@ public final class DeliveryLog: Sendable {
         var total = 0
     }
 
+    /// Answers since the emulator started, by status and by reason (not cleared with the log).
+    public struct Counts: Sendable, Equatable {
+        public var total = 0
+        public var byStatus: [Int: Int] = [:]
+        public var byReason: [String: Int] = [:]
+        public var faults = 0
+    }
+
     public let capacity: Int
     private let ring = Mutex(Ring())
+    private let tallies = Mutex(Counts())
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
     func append(_ delivery: Delivery) {
+        tallies.withLock { counts in
+            counts.total += 1
+            counts.byStatus[delivery.status, default: 0] += 1
+            if let reason = delivery.reason { counts.byReason[reason, default: 0] += 1 }
+            if delivery.fault != nil { counts.faults += 1 }
+        }
         ring.withLock { ring in
             ring.total += 1
             if ring.entries.count < capacity {
@@ -46,11 +64,22 @@ public final class DeliveryLog: Sendable {
 
     /// The entries kept, oldest first, optionally only those for `token` or with `apnsID`.
     public func entries(token: String? = nil, apnsID: String? = nil) -> [Delivery] {
-        let all = ring.withLock { Array($0.entries[$0.start...] + $0.entries[..<$0.start]) }
-        return all.filter { entry in
-            (token == nil || entry.token == token) && (apnsID == nil || entry.apnsID == apnsID)
-        }
+        entries(matching: DeliveryFilter(token: token, apnsID: apnsID))
     }
+
+    /// The entries kept that match `filter`, oldest first (the newest `filter.limit` when it is set).
+    public func entries(matching filter: DeliveryFilter) -> [Delivery] {
+        let all = ring.withLock { Array($0.entries[$0.start...] + $0.entries[..<$0.start]) }
+        let matching = all.filter(filter.matches)
+        guard let limit = filter.limit, matching.count > limit else { return matching }
+        return Array(matching.suffix(limit))
+    }
+
+    /// Answers since the emulator started, kept or not.
+    public var counts: Counts { tallies.withLock { $0 } }
+
+    /// How many entries are kept now.
+    public var keptCount: Int { ring.withLock { $0.entries.count } }
 
     /// Requests answered since the emulator started, including those no longer kept.
     public var totalCount: Int { ring.withLock { $0.total } }

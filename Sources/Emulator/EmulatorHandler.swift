@@ -24,14 +24,21 @@ final class EmulatorHandler: HTTP2RequestHandler {
     let configuration: EmulatorConfiguration
     let log: DeliveryLog
     let tokens: TokenRegistry
+    let faults: FaultInjector
+    /// The server this handler serves, for the control API's connection counts (set once started).
+    let server = ServerReference()
     let limiter: TokenRateLimiter?
     let verifier: ProviderTokenVerifier
     let clock: @Sendable () -> Int
 
-    init(configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, clock: @escaping @Sendable () -> Int) {
+    init(
+        configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector,
+        clock: @escaping @Sendable () -> Int
+    ) {
         self.configuration = configuration
         self.log = log
         self.tokens = tokens
+        self.faults = faults
         limiter = configuration.perTokenRateLimit.map(TokenRateLimiter.init(limit:))
         self.clock = clock
         verifier = ProviderTokenVerifier(keys: configuration.keys.map {
@@ -46,9 +53,22 @@ final class EmulatorHandler: HTTP2RequestHandler {
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
         let path = request.path ?? ""
         if path.hasPrefix("/control/v1/") {
-            ControlAPI(log: log, tokens: tokens, clock: clock).handle(request, responder: responder)
+            ControlAPI(log: log, tokens: tokens, faults: faults, server: server, clock: clock).handle(request, responder: responder)
             return
         }
+        if Self.isProviderPath(path), let fault = faults.fault(
+            token: Self.target(ofPath: path) ?? request.headers.value(for: "apns-channel-id"),
+            topic: request.headers.value(for: "apns-topic") ?? Self.bundleID(ofPath: path))
+        {
+            inject(fault, request: request, responder: responder)
+            return
+        }
+        answer(request, responder: responder)
+    }
+
+    /// Answers a provider request as APNs would (after any injected fault and its latency).
+    func answer(_ request: HTTP2Request, responder: HTTP2Responder) {
+        let path = request.path ?? ""
         var headers: [(name: String, value: String)] = []
         for header in request.headers where !header.name.starts(with: [UInt8(ascii: ":")]) {
             headers.append((header.nameString, header.valueString))
@@ -145,13 +165,13 @@ final class EmulatorHandler: HTTP2RequestHandler {
         return .success(())
     }
 
-    private func record(
+    func record(
         _ token: String?, _ topic: String?, _ pushType: String?, _ priority: Int?, _ apnsID: String?, _ uniqueID: String?,
-        _ status: Int, _ reason: String?, _ payload: [UInt8]
+        _ status: Int, _ reason: String?, _ payload: [UInt8], fault: String? = nil
     ) {
         log.append(Delivery(
             receivedAt: clock() * 1000, token: token, topic: topic, pushType: pushType, priority: priority, apnsID: apnsID,
-            uniqueID: uniqueID, status: status, reason: reason, payload: payload))
+            uniqueID: uniqueID, status: status, reason: reason, payload: payload, fault: fault))
     }
 }
 

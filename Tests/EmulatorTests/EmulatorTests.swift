@@ -158,9 +158,9 @@ enum ControlClient {
         try await request(method: "GET", port: port, path: path).body
     }
 
-    static func request(method: String, port: Int, path: String) async throws -> HTTP2Response {
+    static func request(method: String, port: Int, path: String, body: [UInt8] = []) async throws -> HTTP2Response {
         let loop = try EventLoop(name: "control")
-        let result = await sendOne(on: loop, .init(host: "127.0.0.1", port: port, tls: nil), path: path, method: method, body: [])
+        let result = await sendOne(on: loop, .init(host: "127.0.0.1", port: port, tls: nil), path: path, method: method, body: body)
         await loop.shutdown()
         return try result.get()
     }

@@ -100,10 +100,10 @@ extension HTTP2ServerConnection: HTTP2ServerSessionDelegate {
         return true
     }
 
-    func goAway(errorCode: HTTP2ErrorCode, debugData: [UInt8]) -> Bool {
+    func goAway(lastStreamID: Int32?, errorCode: HTTP2ErrorCode, debugData: [UInt8]) -> Bool {
         guard isAcceptingAnswers else { return false }
         do {
-            try session.submitGoAway(lastStreamID: nil, errorCode: errorCode, debugData: debugData)
+            try session.submitGoAway(lastStreamID: lastStreamID, errorCode: errorCode, debugData: debugData)
         } catch {
             return false
         }

@@ -48,13 +48,14 @@ public final class HTTP2ServerConnectionContext {
         return connection?.setMaxConcurrentStreams(count) ?? false
     }
 
-    /// Graceful GOAWAY: last-stream-id is the highest stream processed, so requests already
-    /// received may still be answered; the connection closes once they are. APNs sends
+    /// Graceful GOAWAY: last-stream-id is the highest stream processed (or `lastStreamID`, lower,
+    /// to leave later requests unprocessed: the client may resend them elsewhere), so requests up to
+    /// it may still be answered; the connection closes once they are. APNs sends
     /// `{"reason":"..."}` as `debugData`. Returns whether the GOAWAY was queued.
     @discardableResult
-    public func goAway(errorCode: HTTP2ErrorCode = .noError, debugData: [UInt8] = []) -> Bool {
+    public func goAway(lastStreamID: Int32? = nil, errorCode: HTTP2ErrorCode = .noError, debugData: [UInt8] = []) -> Bool {
         loop.preconditionInEventLoop()
-        return connection?.goAway(errorCode: errorCode, debugData: debugData) ?? false
+        return connection?.goAway(lastStreamID: lastStreamID, errorCode: errorCode, debugData: debugData) ?? false
     }
 
     /// Drops the connection at once: no GOAWAY, unanswered requests are abandoned. Returns whether
