@@ -6,14 +6,29 @@ import Keys
 public struct EmulatorConfiguration: Sendable {
     /// A provider key the emulator trusts (the public half of a team's .p8).
     public struct ProviderKey: Sendable {
+        /// Where a key may be used (Apple lets a key be limited to one environment).
+        public enum Environment: String, Sendable, CaseIterable {
+            case sandbox, production, both
+        }
+
         public let keyID: String
         public let teamID: String
         public let publicKey: P256PublicKey
+        /// The bundle ids the key's team owns; empty: any. A token for another topic answers 403
+        /// InvalidProviderToken (the topic is not covered by the key).
+        public var bundleIDs: Set<String>
+        /// A key for the other environment answers 403 BadEnvironmentKeyIdInToken.
+        public var environment: Environment
 
-        public init(keyID: String, teamID: String, publicKey: P256PublicKey) {
+        public init(
+            keyID: String, teamID: String, publicKey: P256PublicKey, bundleIDs: Set<String> = [],
+            environment: Environment = .both
+        ) {
             self.keyID = keyID
             self.teamID = teamID
             self.publicKey = publicKey
+            self.bundleIDs = bundleIDs
+            self.environment = environment
         }
     }
 

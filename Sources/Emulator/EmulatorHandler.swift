@@ -30,6 +30,8 @@ final class EmulatorHandler: HTTP2RequestHandler {
     let limiter: TokenRateLimiter?
     let verifier: ProviderTokenVerifier
     let clock: @Sendable () -> Int
+    /// The trusted keys by key id.
+    let keysByID: [String: EmulatorConfiguration.ProviderKey]
 
     init(
         configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector,
@@ -41,6 +43,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
         self.faults = faults
         limiter = configuration.perTokenRateLimit.map(TokenRateLimiter.init(limit:))
         self.clock = clock
+        keysByID = Dictionary(configuration.keys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
         verifier = ProviderTokenVerifier(keys: configuration.keys.map {
             .init(keyID: $0.keyID, teamID: $0.teamID, publicKey: $0.publicKey)
         })
@@ -96,7 +99,8 @@ final class EmulatorHandler: HTTP2RequestHandler {
             }
             .flatMap { headers -> Result<ValidatedHeaders, PushRejection> in
                 if usesCertificate { return .success(headers) }
-                return authenticate(headers, state: state, connection: responder.connection).map { headers }
+                return authenticate(headers, state: state, connection: responder.connection)
+                    .flatMap { authorize(headers, state: state) }.map { headers }
             }
             .flatMap { DevicePushValidator.validatePayload($0, body: request.body, policy: policy) }
             .flatMap { push -> Result<AcceptedPush, PushRejection> in

@@ -16,6 +16,9 @@ extension CommandSpec {
                 environmentVariable: "HERALD_AUTH_KEY"),
             OptionSpec("key-id", valueName: "KEY_ID", help: "The key's 10-character ID.", environmentVariable: "HERALD_KEY_ID"),
             OptionSpec("team-id", valueName: "TEAM_ID", help: "The team's 10-character ID.", environmentVariable: "HERALD_TEAM_ID"),
+            OptionSpec(
+                "config", valueName: "FILE",
+                help: "A JSON file of teams, their keys (.p8 or public PEM, per environment) and topics; see below."),
             OptionSpec("topic", valueName: "BUNDLE_ID", help: "A bundle id pushes may go to (default: any).", isRepeatable: true),
             OptionSpec("production", help: "Answer like production: no apns-unique-id."),
             OptionSpec(
@@ -29,7 +32,14 @@ extension CommandSpec {
             at 1 and rises to 1000 once a provider token is accepted, as on APNs. Without --tls-cert it \
             creates a CA and a certificate for localhost, 127.0.0.1 and ::1 in the data directory and \
             prints where: pass that CA to clients (herald send --ca-file, curl --cacert). \
-            GET /control/v1/deliveries lists what it answered. Stop it with Ctrl-C.
+            GET /control/v1/deliveries lists what it answered; POST /control/v1/faults injects \
+            failures; GET /control/v1/stats counts answers. Stop it with Ctrl-C.
+
+            Several teams and keys: --config FILE with { "teams": [ { "teamId": "DEF123GHIJ", \
+            "topics": ["com.example.app"], "keys": [ { "keyId": "ABC123DEFG", "authKey": "AuthKey.p8", \
+            "environment": "both" } ] } ] } (a key may be "publicKey": "PEM" instead). A team's tokens are refused for \
+            topics it does not own (403 InvalidProviderToken); a key limited to one environment is refused \
+            in the other (403 BadEnvironmentKeyIdInToken). Relative paths are read from the file's directory.
             """,
         examples: [
             "herald emulator --auth-key AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --team-id DEF123GHIJ",
@@ -50,6 +60,7 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var authKeyPath: String?
     public var keyID: String?
     public var teamID: String?
+    public var configPath: String?
     public var topics: [String]
     public var production: Bool
     public var rateLimit: Int?
@@ -80,6 +91,7 @@ public struct EmulatorOptions: Equatable, Sendable {
         if given > 0, given < 3 {
             throw .missingOption("--auth-key, --key-id and --team-id go together")
         }
+        configPath = parsed.value("config")
         topics = parsed.values("topic")
         production = parsed.flag("production")
         if let text = parsed.value("rate-limit") {

@@ -13,11 +13,25 @@ struct EmulatorCommand {
     let context: CommandContext
 
     func run() async -> Int32 {
-        let keys: [EmulatorConfiguration.ProviderKey]
+        var keys: [EmulatorConfiguration.ProviderKey]
+        var bundleIDs = Set(options.topics)
         let tls: TLSContext?
         var caPath: String?
         do {
             keys = try loadKeys()
+            if let path = options.configPath {
+                let file = try loadConfig(path)
+                keys += try file.keys.map(loadKey)
+                if let topics = file.allTopics {
+                    bundleIDs.formUnion(topics)
+                } else if options.topics.isEmpty {
+                    bundleIDs = []  // some team may push to any topic
+                }
+                let ids = keys.map(\.keyID)
+                if Set(ids).count != ids.count {
+                    throw EmulatorSetupError("--config '\(path)': a key id is given twice (with --key-id and in the file)")
+                }
+            }
             (tls, caPath) = try makeTLS()
         } catch {
             context.standardError("herald emulator: \(error)\n")
@@ -34,7 +48,7 @@ struct EmulatorCommand {
         do {
             emulator = try await Emulator.start(
                 EmulatorConfiguration(
-                    keys: keys, bundleIDs: Set(options.topics), sandbox: !options.production,
+                    keys: keys, bundleIDs: bundleIDs, sandbox: !options.production,
                     perTokenRateLimit: options.rateLimit),
                 host: options.host, port: options.port, tls: tls, loops: loops, clock: context.now)
         } catch {
@@ -49,7 +63,8 @@ struct EmulatorCommand {
         if keys.isEmpty {
             lines.append("  no --auth-key: only certificate-authenticated requests can succeed")
         } else {
-            lines.append("  accepts provider tokens of key \(keys[0].keyID), team \(keys[0].teamID)")
+            let described = keys.prefix(4).map { "\($0.keyID) (team \($0.teamID))" }.joined(separator: ", ")
+            lines.append("  accepts provider tokens of key\(keys.count == 1 ? "" : "s") \(described)\(keys.count > 4 ? ", ..." : "")")
         }
         lines.append("  delivery log: GET \(scheme)://\(host):\(emulator.port)/control/v1/deliveries; stop with Ctrl-C")
         context.standardOutput(lines.joined(separator: "\n") + "\n")
@@ -73,6 +88,30 @@ struct EmulatorCommand {
             throw EmulatorSetupError("--auth-key: \(error)")
         } catch {
             throw EmulatorSetupError("\(error)")
+        }
+    }
+
+    private func loadConfig(_ path: String) throws(EmulatorSetupError) -> EmulatorConfigFile {
+        do {
+            return try EmulatorConfigFile(bytes: try context.read(path), path: path)
+        } catch let error as FieldError {
+            throw EmulatorSetupError("--config '\(path)': \(error)")
+        } catch {
+            throw EmulatorSetupError("--config: \(error)")
+        }
+    }
+
+    private func loadKey(_ key: EmulatorConfigFile.Key) throws(EmulatorSetupError) -> EmulatorConfiguration.ProviderKey {
+        do {
+            let pem = String(decoding: try context.read(key.path), as: UTF8.self)
+            let publicKey = key.isPublicKey ? try P256PublicKey(pem: pem) : try P256PrivateKey(pem: pem).publicKey
+            return EmulatorConfiguration.ProviderKey(
+                keyID: key.keyID, teamID: key.teamID, publicKey: publicKey, bundleIDs: Set(key.topics),
+                environment: key.environment)
+        } catch let error as KeysError {
+            throw EmulatorSetupError("--config: key \(key.keyID) '\(key.path)': \(error)")
+        } catch {
+            throw EmulatorSetupError("--config: key \(key.keyID): \(error)")
         }
     }
 

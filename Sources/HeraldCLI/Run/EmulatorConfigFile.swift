@@ -1,0 +1,114 @@
+import APNs
+import Emulator
+
+/// `herald emulator --config FILE`: the teams and keys an emulator trusts, for more than the one
+/// key the flags can give.
+///
+///     {
+///       "teams": [
+///         { "teamId": "DEF123GHIJ", "topics": ["com.example.app"],
+///           "keys": [ { "keyId": "ABC123DEFG", "authKey": "AuthKey_ABC123DEFG.p8", "environment": "both" } ] },
+///         { "teamId": "XYZ987WVUT",
+///           "keys": [ { "keyId": "QRS456TUVW", "publicKey": "qrs.pub.pem", "environment": "sandbox" } ] }
+///       ]
+///     }
+///
+/// A key is a team's .p8 (`authKey`) or just its public half (`publicKey`, PEM). Relative paths are
+/// read from the config file's directory. `topics` (optional) are the bundle ids the team owns: its
+/// tokens are refused for others (403 InvalidProviderToken), and pushes to a topic no team owns get
+/// 400 TopicDisallowed. `environment` (sandbox, production or both, the default) limits a key as
+/// Apple can: used in the other environment it gets 403 BadEnvironmentKeyIdInToken.
+struct EmulatorConfigFile: Equatable {
+    struct Key: Equatable {
+        var teamID: String
+        var keyID: String
+        /// The file, resolved against the config file's directory.
+        var path: String
+        var isPublicKey: Bool
+        var environment: EmulatorConfiguration.ProviderKey.Environment
+        var topics: [String]
+    }
+
+    var keys: [Key] = []
+
+    /// Every topic named, or nil when some team may push to any topic.
+    var allTopics: Set<String>? {
+        keys.contains { $0.topics.isEmpty } ? nil : Set(keys.flatMap(\.topics))
+    }
+
+    /// Parses the file's bytes; errors name the JSON path and the rule.
+    init(bytes: [UInt8], path: String) throws(FieldError) {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: bytes)
+        } catch {
+            throw FieldError(field: path, message: "is not valid JSON: \(error)")
+        }
+        let directory = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
+        guard let root = json.objectValue else { throw FieldError(field: "(root)", message: "must be a JSON object with \"teams\"") }
+        try Self.onlyKnown(root, ["teams"], at: "")
+        guard let teams = root["teams"]?.arrayValue, !teams.isEmpty else {
+            throw FieldError(field: "teams", message: "must be a non-empty array of teams")
+        }
+        for (teamIndex, teamValue) in teams.enumerated() {
+            let at = "teams[\(teamIndex)]"
+            guard let team = teamValue.objectValue else { throw FieldError(field: at, message: "must be an object") }
+            try Self.onlyKnown(team, ["teamId", "topics", "keys"], at: at)
+            let teamID = try Self.identifier(team, "teamId", at: at)
+            var topics: [String] = []
+            if let list = team["topics"] {
+                guard let array = list.arrayValue else { throw FieldError(field: at + ".topics", message: "must be an array of bundle ids") }
+                for (index, value) in array.enumerated() {
+                    guard let topic = value.stringValue, (try? Topic(topic)) != nil else {
+                        throw FieldError(field: "\(at).topics[\(index)]", message: "must be a bundle id such as \"com.example.app\"")
+                    }
+                    topics.append(topic)
+                }
+            }
+            guard let keyList = team["keys"]?.arrayValue, !keyList.isEmpty else {
+                throw FieldError(field: at + ".keys", message: "must be a non-empty array of keys")
+            }
+            for (keyIndex, keyValue) in keyList.enumerated() {
+                let keyAt = "\(at).keys[\(keyIndex)]"
+                guard let key = keyValue.objectValue else { throw FieldError(field: keyAt, message: "must be an object") }
+                try Self.onlyKnown(key, ["keyId", "authKey", "publicKey", "environment"], at: keyAt)
+                let keyID = try Self.identifier(key, "keyId", at: keyAt)
+                let authKey = key["authKey"]?.stringValue
+                let publicKey = key["publicKey"]?.stringValue
+                guard (authKey == nil) != (publicKey == nil), let file = authKey ?? publicKey, !file.isEmpty else {
+                    throw FieldError(field: keyAt, message: "needs exactly one of \"authKey\" (a .p8 file) or \"publicKey\" (a PEM file)")
+                }
+                var environment = EmulatorConfiguration.ProviderKey.Environment.both
+                if let value = key["environment"] {
+                    guard let text = value.stringValue, let parsed = EmulatorConfiguration.ProviderKey.Environment(rawValue: text) else {
+                        throw FieldError(field: keyAt + ".environment", message: "must be \"sandbox\", \"production\" or \"both\"")
+                    }
+                    environment = parsed
+                }
+                if keys.contains(where: { $0.keyID == keyID }) {
+                    throw FieldError(field: keyAt + ".keyId", message: "'\(keyID)' appears twice; key ids are unique")
+                }
+                keys.append(Key(
+                    teamID: teamID, keyID: keyID, path: file.hasPrefix("/") ? file : directory + "/" + file,
+                    isPublicKey: publicKey != nil, environment: environment, topics: topics))
+            }
+        }
+    }
+
+    private static func identifier(_ object: JSONObject, _ name: String, at: String) throws(FieldError) -> String {
+        guard let value = object[name]?.stringValue else {
+            throw FieldError(field: "\(at).\(name)", message: "is required: the 10-character ID from the developer account")
+        }
+        guard value.utf8.count == 10, value.utf8.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) }) else {
+            throw FieldError(field: "\(at).\(name)", message: "must be 10 characters, A-Z and 0-9, not '\(value)'")
+        }
+        return value
+    }
+
+    private static func onlyKnown(_ object: JSONObject, _ known: [String], at: String) throws(FieldError) {
+        if let unknown = object.keys.first(where: { !known.contains($0) }) {
+            let place = at.isEmpty ? unknown : "\(at).\(unknown)"
+            throw FieldError(field: place, message: "is not a known field (known: \(known.joined(separator: ", ")))")
+        }
+    }
+}
