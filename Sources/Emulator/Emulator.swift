@@ -33,9 +33,11 @@ public final class Emulator: Sendable {
         var session = HTTP2SessionConfiguration()
         session.maxConcurrentStreams = configuration.initialMaxConcurrentStreams
         session.maxBodySize = PayloadLimits.voip + 1
-        let server = try await HTTP2Server.start(
-            configuration: HTTP2Server.Configuration(loops: loops, host: host, port: port, tls: tls, session: session),
-            handler: handler)
+        var serverConfiguration = HTTP2Server.Configuration(
+            loops: loops, host: host, port: port, tls: tls, session: session, idleTimeout: configuration.idleTimeout)
+        serverConfiguration.idleGoAwayDebugData = Reason.idleTimeout.goAwayDebugData
+        serverConfiguration.shutdownGoAwayDebugData = Reason.shutdown.goAwayDebugData
+        let server = try await HTTP2Server.start(configuration: serverConfiguration, handler: handler)
         handler.server.set(server)
         return Emulator(server: server, log: log, tokens: tokens, faults: faults)
     }
@@ -44,5 +46,12 @@ public final class Emulator: Sendable {
 
     public func shutdown() async {
         await server.shutdown()
+    }
+}
+
+extension Reason {
+    /// `{"reason":"..."}`, as APNs puts it in GOAWAY debug data.
+    var goAwayDebugData: [UInt8] {
+        JSONValue.object(JSONObject([.init(key: "reason", value: .string(rawValue))])).encoded()
     }
 }

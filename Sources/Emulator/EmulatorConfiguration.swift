@@ -47,6 +47,8 @@ public struct EmulatorConfiguration: Sendable {
     public var policy: DevicePushPolicy
     /// Pushes accepted per device token per second; more answer 429 TooManyRequests. nil: no limit.
     public var perTokenRateLimit: Int?
+    /// Connections idle this long get GOAWAY `{"reason":"IdleTimeout"}` and are closed; nil: never.
+    public var idleTimeout: Duration?
 
     public init(
         keys: [ProviderKey], bundleIDs: Set<String> = [], initialMaxConcurrentStreams: UInt32 = 1,

@@ -98,7 +98,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
                 return .success(headers)
             }
             .flatMap { headers -> Result<ValidatedHeaders, PushRejection> in
-                if usesCertificate { return .success(headers) }
+                if usesCertificate { return checkCertificate(responder.connection.peerCertificate, headers).map { headers } }
                 return authenticate(headers, state: state, connection: responder.connection)
                     .flatMap { authorize(headers, state: state) }.map { headers }
             }

@@ -3,7 +3,8 @@ import HTTP2
 /// Opens a connection on `loop`, sends one request when ready, returns the result.
 public func sendOne(
     on loop: EventLoop, _ configuration: HTTP2ClientConnection.Configuration, path: String, method: String = "POST",
-    body: [UInt8] = Array(#"{"aps":{"alert":"hi"}}"#.utf8), timeout: Duration? = .seconds(5)
+    body: [UInt8] = Array(#"{"aps":{"alert":"hi"}}"#.utf8), headers extra: [(String, String)] = [],
+    timeout: Duration? = .seconds(5)
 ) async -> Result<HTTP2Response, HTTP2RequestFailure> {
     await withCheckedContinuation { continuation in
         loop.execute {
@@ -16,6 +17,7 @@ public func sendOne(
                     headers.append(":scheme", configuration.tls == nil ? "http" : "https")
                     headers.append(":path", path)
                     headers.append(":authority", "\(configuration.host):\(configuration.port)")
+                    for (name, value) in extra { headers.append(name, value) }
                     connection.submit(headers: nil, extraHeaders: headers, body: body, timeout: timeout) { result in
                         once.resume(result)
                         connection.close()

@@ -43,8 +43,7 @@ extension EmulatorHandler {
             record(token, topic, request.headers.value(for: "apns-push-type"), nil, id, nil, status, reason.rawValue,
                 request.body, fault: "respond")
         case .goAway(let reason):
-            let debugData = JSONValue.object(JSONObject([.init(key: "reason", value: .string(reason.rawValue))])).encoded()
-            _ = responder.connection.goAway(lastStreamID: max(0, request.streamID - 2), debugData: debugData)
+            _ = responder.connection.goAway(lastStreamID: max(0, request.streamID - 2), debugData: reason.goAwayDebugData)
             record(token, topic, nil, nil, requestID, nil, 0, reason.rawValue, request.body, fault: "goaway")
         case .reset(let code):
             _ = responder.reset(errorCode: code)

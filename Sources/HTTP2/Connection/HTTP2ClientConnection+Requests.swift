@@ -149,6 +149,7 @@ extension HTTP2ClientConnection: HTTP2ClientSessionDelegate {
 
     public func session(_ session: HTTP2ClientSession, didReceiveGoAway goAway: HTTP2GoAway) {
         guard !isClosed else { return }
+        lastGoAway = goAway
         if goAway.errorCode != .noError { closeReason = .goAway(goAway.errorCode, debug: goAway.debugText) }
         let wasDraining: Bool = if case .draining = phase { true } else { false }
         phase = .draining

@@ -102,6 +102,8 @@ public final class HTTP2ClientConnection {
     static let timeoutGranularity: UInt64 = 50_000_000
     /// Why the connection is closing, for the requests the session reports afterwards.
     var closeReason: HTTP2ConnectionError?
+    /// The last GOAWAY the server sent, if any (APNs says why in its debug data: `{"reason":"IdleTimeout"}`).
+    public internal(set) var lastGoAway: HTTP2GoAway?
 
     init(loop: EventLoop, configuration: Configuration) {
         self.loop = loop

@@ -27,6 +27,10 @@ extension HTTP2Server {
         /// How long a closing connection may take to write its last bytes (GOAWAY, close_notify) and
         /// see the client's end, before its socket is dropped. Bounds ``HTTP2Server/shutdown()``.
         public var closeTimeout: Duration
+        /// GOAWAY debug data when an idle connection is closed (APNs: `{"reason":"IdleTimeout"}`).
+        public var idleGoAwayDebugData: [UInt8] = []
+        /// GOAWAY debug data when the server shuts down (APNs: `{"reason":"Shutdown"}`).
+        public var shutdownGoAwayDebugData: [UInt8] = []
 
         /// SETTINGS_MAX_CONCURRENT_STREAMS in each connection's first SETTINGS frame: the same value
         /// as `session.maxConcurrentStreams`. Raise it per connection with

@@ -5,7 +5,7 @@ extension HTTP2ServerConnection {
     /// Server shutdown: GOAWAY (last stream processed), then close.
     func shutDown() {
         guard case .active = state else { return }  // closing connections finish on their own
-        try? session.submitGoAway(lastStreamID: nil, errorCode: .noError, debugData: [])
+        try? session.submitGoAway(lastStreamID: nil, errorCode: .noError, debugData: server.configuration.shutdownGoAwayDebugData)
         beginClosing()
     }
 
@@ -88,7 +88,7 @@ extension HTTP2ServerConnection {
         let quiet = EventLoop.now() &- lastActivity
         let awaitingAnswers = session.openStreamCount > answered.count
         if quiet >= idle && !awaitingAnswers {
-            try? session.submitGoAway(lastStreamID: nil, errorCode: .noError, debugData: [])
+            try? session.submitGoAway(lastStreamID: nil, errorCode: .noError, debugData: server.configuration.idleGoAwayDebugData)
             beginClosing()
             return
         }

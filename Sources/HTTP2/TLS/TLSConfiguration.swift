@@ -34,6 +34,10 @@ public struct TLSConfiguration: Sendable {
     /// Client: verify the server's chain and name (default on). Server: require and verify a client
     /// certificate (default off).
     public var verifyPeer: Bool
+    /// Server with `verifyPeer`: whether a client without a certificate is refused (default) or let in
+    /// (a certificate it does present must still verify). APNs, and so the emulator, serves both token-
+    /// and certificate-authenticated clients on one port.
+    public var requireClientCertificate = true
     /// Client: the server name to check the certificate against and send as SNI (an IP literal is checked
     /// against IP SANs and not sent). A session may override it.
     public var serverHostname: String?

@@ -52,7 +52,9 @@ public final class TLSContext: @unchecked Sendable {
             SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
             return
         }
-        let mode = configuration.role == .server ? SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT : SSL_VERIFY_PEER
+        let mode =
+            configuration.role == .server && configuration.requireClientCertificate
+            ? SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT : SSL_VERIFY_PEER
         SSL_CTX_set_verify(context, mode, nil)
         if configuration.role == .server {
             // Resumed sessions of a verifying server need an id context, or resumption fails the handshake.

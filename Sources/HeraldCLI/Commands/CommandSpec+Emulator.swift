@@ -9,6 +9,9 @@ extension CommandSpec {
             OptionSpec("tls-cert", valueName: "PEM", help: "The server certificate (chain) to present."),
             OptionSpec("tls-key", valueName: "PEM", help: "Its private key.", isSecret: true),
             OptionSpec(
+                "client-ca", valueName: "PEM",
+                help: "Accept certificate auth: client certificates issued by these CAs (default: token auth only)."),
+            OptionSpec(
                 "data-dir", valueName: "DIR",
                 help: "Where the emulator keeps its files: a generated CA and certificate (default ./herald-data)."),
             OptionSpec(
@@ -21,6 +24,9 @@ extension CommandSpec {
                 help: "A JSON file of teams, their keys (.p8 or public PEM, per environment) and topics; see below."),
             OptionSpec("topic", valueName: "BUNDLE_ID", help: "A bundle id pushes may go to (default: any).", isRepeatable: true),
             OptionSpec("production", help: "Answer like production: no apns-unique-id."),
+            OptionSpec(
+                "idle-timeout", valueName: "SECONDS",
+                help: "Close connections idle this long with GOAWAY IdleTimeout, as APNs does (default: never)."),
             OptionSpec(
                 "rate-limit", valueName: "N",
                 help: "Pushes per device token per second; more get 429 TooManyRequests (default: none)."),
@@ -56,6 +62,7 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var plaintext: Bool
     public var tlsCertificate: String?
     public var tlsKey: String?
+    public var clientCA: String?
     public var dataDirectory: String
     public var authKeyPath: String?
     public var keyID: String?
@@ -64,6 +71,7 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var topics: [String]
     public var production: Bool
     public var rateLimit: Int?
+    public var idleTimeoutSeconds: Int?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         let listen = parsed.value("listen") ?? "127.0.0.1:2197"
@@ -83,6 +91,10 @@ public struct EmulatorOptions: Equatable, Sendable {
         if plaintext, tlsCertificate != nil {
             throw .invalidValue(option: "--plaintext", value: nil, rule: "cannot be combined with --tls-cert")
         }
+        clientCA = parsed.value("client-ca")
+        if plaintext, clientCA != nil {
+            throw .invalidValue(option: "--plaintext", value: nil, rule: "cannot be combined with --client-ca (certificates need TLS)")
+        }
         dataDirectory = parsed.value("data-dir") ?? "herald-data"
         authKeyPath = parsed.value("auth-key")
         keyID = parsed.value("key-id")
@@ -99,6 +111,12 @@ public struct EmulatorOptions: Equatable, Sendable {
                 throw .invalidValue(option: "--rate-limit", value: text, rule: "must be a whole number above 0")
             }
             rateLimit = value
+        }
+        if let text = parsed.value("idle-timeout") {
+            guard let value = Int(text), value > 0 else {
+                throw .invalidValue(option: "--idle-timeout", value: text, rule: "must be a whole number of seconds above 0")
+            }
+            idleTimeoutSeconds = value
         }
     }
 }

@@ -46,10 +46,11 @@ struct EmulatorCommand {
             return ExitStatus.failure
         }
         do {
+            var configuration = EmulatorConfiguration(
+                keys: keys, bundleIDs: bundleIDs, sandbox: !options.production, perTokenRateLimit: options.rateLimit)
+            configuration.idleTimeout = options.idleTimeoutSeconds.map { .seconds($0) }
             emulator = try await Emulator.start(
-                EmulatorConfiguration(
-                    keys: keys, bundleIDs: bundleIDs, sandbox: !options.production,
-                    perTokenRateLimit: options.rateLimit),
+                configuration,
                 host: options.host, port: options.port, tls: tls, loops: loops, clock: context.now)
         } catch {
             await loops.shutdown()
@@ -122,7 +123,7 @@ struct EmulatorCommand {
             if let certificatePath = options.tlsCertificate, let keyPath = options.tlsKey {
                 let chain = try Certificate.chain(contentsOfFile: certificatePath)
                 let key = try PrivateKey(contentsOfFile: keyPath)
-                return (try TLSContext(.server(certificateChain: chain, privateKey: key)), nil)
+                return (try TLSContext(serverConfiguration(chain, key)), nil)
             }
             let directory = options.dataDirectory
             let caPath = directory + "/ca.pem"
@@ -142,12 +143,24 @@ struct EmulatorCommand {
             }
             let chain = try Certificate.chain(contentsOfFile: certificatePath)
             let key = try PrivateKey(contentsOfFile: keyPath)
-            return (try TLSContext(.server(certificateChain: chain, privateKey: key)), caPath)
+            return (try TLSContext(serverConfiguration(chain, key)), caPath)
         } catch let error as EmulatorSetupError {
             throw error
         } catch {
             throw EmulatorSetupError("TLS: \(error)")
         }
+    }
+}
+
+extension EmulatorCommand {
+    /// The server's identity; with --client-ca, client certificates are asked for (not required: token
+    /// auth works on the same port) and must chain to those CAs.
+    func serverConfiguration(_ chain: [Certificate], _ key: PrivateKey) -> TLSConfiguration {
+        guard let clientCA = options.clientCA else { return .server(certificateChain: chain, privateKey: key) }
+        var configuration = TLSConfiguration.server(
+            certificateChain: chain, privateKey: key, trustRoots: .file(clientCA), verifyPeer: true)
+        configuration.requireClientCertificate = false
+        return configuration
     }
 }
 
