@@ -2,7 +2,7 @@ import APNs
 import HTTP2
 
 /// `/control/v1/...`: what tests ask the emulator. GET `deliveries` (optional `?token=` and
-/// `?apns-id=`) lists the delivery log as JSON, oldest first; DELETE `deliveries` clears it;
+/// `?apns-id=`, `?channel=`) lists the delivery log as JSON, oldest first; DELETE `deliveries` clears it;
 /// POST `devices/<token>/unregister` makes pushes to that token answer 410 Unregistered from now on.
 struct ControlAPI {
     let log: DeliveryLog
@@ -14,7 +14,7 @@ struct ControlAPI {
         let (route, query) = Self.split(path)
         switch (request.method ?? "", route) {
         case ("GET", "/control/v1/deliveries"):
-            let entries = log.entries(token: query["token"], apnsID: query["apns-id"])
+            let entries = log.entries(token: query["token"], apnsID: query["apns-id"], channel: query["channel"])
             let body = JSONValue.object(JSONObject([
                 .init(key: "total", value: .number(JSONNumber(log.totalCount))),
                 .init(key: "deliveries", value: .array(entries.map(Self.json))),
@@ -49,6 +49,7 @@ struct ControlAPI {
         object["uniqueID"] = delivery.uniqueID.map(JSONValue.string) ?? .null
         object["status"] = .number(JSONNumber(delivery.status))
         object["reason"] = delivery.reason.map(JSONValue.string) ?? .null
+        if let channel = delivery.channel { object["channel"] = .string(channel) }
         object["payload"] = (try? JSONValue(parsing: delivery.payload)) ?? .string(String(decoding: delivery.payload, as: UTF8.self))
         return .object(object)
     }

@@ -14,6 +14,8 @@ public struct Delivery: Sendable, Equatable {
     public let status: Int
     public let reason: String?
     public let payload: [UInt8]
+    /// The `apns-channel-id` of a broadcast; nil for device pushes.
+    public var channel: String? = nil
 }
 
 /// The emulator's record of every request, newest last, capped (the oldest entries go first), safe
@@ -44,11 +46,13 @@ public final class DeliveryLog: Sendable {
         }
     }
 
-    /// The entries kept, oldest first, optionally only those for `token` or with `apnsID`.
-    public func entries(token: String? = nil, apnsID: String? = nil) -> [Delivery] {
+    /// The entries kept, oldest first, optionally only those for `token`, with `apnsID` (a
+    /// broadcast's request id) or to `channel`.
+    public func entries(token: String? = nil, apnsID: String? = nil, channel: String? = nil) -> [Delivery] {
         let all = ring.withLock { Array($0.entries[$0.start...] + $0.entries[..<$0.start]) }
         return all.filter { entry in
             (token == nil || entry.token == token) && (apnsID == nil || entry.apnsID == apnsID)
+                && (channel == nil || entry.channel == channel)
         }
     }
 

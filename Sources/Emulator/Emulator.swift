@@ -11,11 +11,16 @@ public final class Emulator: Sendable {
     public let log: DeliveryLog
     /// Unregistered tokens (410); tests may unregister directly or through the control API.
     public let tokens: TokenRegistry
+    /// Broadcast channels (`/1/apps/<bundle-id>/channels`); tests may create and inspect them directly.
+    public let channels: ChannelStore
+    let broadcastHook: BroadcastHook
 
-    private init(server: HTTP2Server, log: DeliveryLog, tokens: TokenRegistry) {
+    private init(server: HTTP2Server, log: DeliveryLog, tokens: TokenRegistry, channels: ChannelStore, hook: BroadcastHook) {
         self.server = server
         self.log = log
         self.tokens = tokens
+        self.channels = channels
+        self.broadcastHook = hook
     }
 
     /// Starts serving on `host:port` (0: any free port), over TLS when `tls` is given, else h2c.
@@ -25,14 +30,17 @@ public final class Emulator: Sendable {
     ) async throws(HTTP2ConnectionError) -> Emulator {
         let log = DeliveryLog(capacity: configuration.deliveryLogCapacity)
         let tokens = TokenRegistry()
-        let handler = EmulatorHandler(configuration: configuration, log: log, tokens: tokens, clock: clock)
+        let channels = ChannelStore(limitPerApp: configuration.channelLimitPerApp)
+        let hook = BroadcastHook()
+        let handler = EmulatorHandler(
+            configuration: configuration, log: log, tokens: tokens, clock: clock, channels: channels, broadcastHook: hook)
         var session = HTTP2SessionConfiguration()
         session.maxConcurrentStreams = configuration.initialMaxConcurrentStreams
         session.maxBodySize = PayloadLimits.voip + 1
         let server = try await HTTP2Server.start(
             configuration: HTTP2Server.Configuration(loops: loops, host: host, port: port, tls: tls, session: session),
             handler: handler)
-        return Emulator(server: server, log: log, tokens: tokens)
+        return Emulator(server: server, log: log, tokens: tokens, channels: channels, hook: hook)
     }
 
     public var port: Int { Int(server.port) }

@@ -32,6 +32,11 @@ public struct EmulatorConfiguration: Sendable {
     public var policy: DevicePushPolicy
     /// Pushes accepted per device token per second; more answer 429 TooManyRequests. nil: no limit.
     public var perTokenRateLimit: Int?
+    /// Broadcast channels one app may hold (APNs: 10,000); one more answers CannotCreateChannelConfig.
+    public var channelLimitPerApp: Int = 10_000
+    /// How broadcast and channel checks behave where Apple is silent (`bundleIDs` and certificate
+    /// topics fill in `allowedBundleIDs`).
+    public var broadcastPolicy = BroadcastPolicy()
 
     public init(
         keys: [ProviderKey], bundleIDs: Set<String> = [], initialMaxConcurrentStreams: UInt32 = 1,

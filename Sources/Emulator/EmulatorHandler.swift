@@ -3,6 +3,7 @@
 //   /3/device/<token>  -> header checks (DevicePushValidator) -> provider token (or client
 //                         certificate) -> payload checks -> 200 with apns-id (+ apns-unique-id)
 //   /control/v1/...    -> the delivery log, for tests
+//   /1/apps/..., /4/broadcasts/apps/... -> channel management and broadcasts (EmulatorHandler+Broadcast)
 //   anything else      -> 404 BadPath
 //
 // Per connection (userData): the key the connection is bound to, the last provider token seen and
@@ -27,11 +28,18 @@ final class EmulatorHandler: HTTP2RequestHandler {
     let limiter: TokenRateLimiter?
     let verifier: ProviderTokenVerifier
     let clock: @Sendable () -> Int
+    let channels: ChannelStore
+    let broadcastHook: BroadcastHook
 
-    init(configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, clock: @escaping @Sendable () -> Int) {
+    init(
+        configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, clock: @escaping @Sendable () -> Int,
+        channels: ChannelStore = ChannelStore(), broadcastHook: BroadcastHook = BroadcastHook()
+    ) {
         self.configuration = configuration
         self.log = log
         self.tokens = tokens
+        self.channels = channels
+        self.broadcastHook = broadcastHook
         limiter = configuration.perTokenRateLimit.map(TokenRateLimiter.init(limit:))
         self.clock = clock
         verifier = ProviderTokenVerifier(keys: configuration.keys.map {
@@ -47,6 +55,10 @@ final class EmulatorHandler: HTTP2RequestHandler {
         let path = request.path ?? ""
         if path.hasPrefix("/control/v1/") {
             ControlAPI(log: log, tokens: tokens, clock: clock).handle(request, responder: responder)
+            return
+        }
+        if Self.isBroadcastPath(path) {
+            handleBroadcast(request, path: path, responder: responder)
             return
         }
         var headers: [(name: String, value: String)] = []
@@ -76,7 +88,10 @@ final class EmulatorHandler: HTTP2RequestHandler {
             }
             .flatMap { headers -> Result<ValidatedHeaders, PushRejection> in
                 if usesCertificate { return .success(headers) }
-                return authenticate(headers, state: state, connection: responder.connection).map { headers }
+                return authenticate(
+                    authorization: headers.authorization, apnsID: headers.apnsID, state: state,
+                    connection: responder.connection
+                ).map { headers }
             }
             .flatMap { DevicePushValidator.validatePayload($0, body: request.body, policy: policy) }
             .flatMap { push -> Result<AcceptedPush, PushRejection> in
@@ -112,14 +127,15 @@ final class EmulatorHandler: HTTP2RequestHandler {
 
     /// The provider-token checks APNs makes, in order: present, valid, not expired, from the key
     /// this connection is bound to, not replaced within 20 minutes.
-    private func authenticate(
-        _ headers: ValidatedHeaders, state: ConnectionState, connection: HTTP2ServerConnectionContext
+    /// Broadcasts and channel management use it too, with their `apns-request-id` as `apnsID`.
+    func authenticate(
+        authorization: String?, apnsID: String, state: ConnectionState, connection: HTTP2ServerConnectionContext
     ) -> Result<Void, PushRejection> {
         let reject = { (reason: Reason) in
-            Result<Void, PushRejection>.failure(PushRejection(status: reason.status ?? 403, reason: reason, apnsID: headers.apnsID))
+            Result<Void, PushRejection>.failure(PushRejection(status: reason.status ?? 403, reason: reason, apnsID: apnsID))
         }
         let now = clock()
-        guard let authorization = headers.authorization, !authorization.isEmpty else { return reject(.missingProviderToken) }
+        guard let authorization, !authorization.isEmpty else { return reject(.missingProviderToken) }
         let token = authorization.lowercased().hasPrefix("bearer ") ? String(authorization.dropFirst(7)) : authorization
         if token == state.lastToken {
             // Already verified on this connection: only its age can have changed.
