@@ -27,8 +27,8 @@ extension CommandSpec {
             Exit status: 0 done, 1 APNs refused the request or it failed, 2 usage error.
             """,
         examples: [
-            "herald channels create --auth-key AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --team-id DEF123GHIJ \\\n"
-                + "    --bundle-id com.example.app --storage-policy 1",
+            "herald channels create --auth-key AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG \\\n"
+                + "    --team-id DEF123GHIJ --bundle-id com.example.app --storage-policy 1",
             "herald channels list --endpoint https://localhost:2197 --ca-file herald-data/ca.pem \\\n"
                 + "    --auth-key ... --bundle-id com.example.app",
         ]
