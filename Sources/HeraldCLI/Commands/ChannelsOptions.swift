@@ -93,7 +93,7 @@ public struct ChannelsOptions: Equatable, Sendable {
         guard let (name, value) = given.first else { throw .missingOption("--bundle-id (or --topic)") }
         if given.count > 1 { throw .invalidValue(option: "--topic", value: nil, rule: "cannot be combined with --bundle-id") }
         if let problem = Topic.bundleIDProblem(value) {
-            throw .invalidValue(option: "--\(name)", value: value, rule: problem)
+            throw .invalidValue(option: "--\(name)", value: nil, rule: problem)
         }
         return value
     }

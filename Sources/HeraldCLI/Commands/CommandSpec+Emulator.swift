@@ -21,6 +21,9 @@ extension CommandSpec {
             OptionSpec(
                 "rate-limit", valueName: "N",
                 help: "Pushes per device token per second; more get 429 TooManyRequests (default: none)."),
+            OptionSpec(
+                "channel-limit", valueName: "N",
+                help: "Broadcast channels per app; more get CannotCreateChannelConfig (default 10000)."),
         ],
         discussion: """
             Checks every request as APNs does (method, path, token, headers, topic and suffix, priority, \
@@ -29,7 +32,9 @@ extension CommandSpec {
             at 1 and rises to 1000 once a provider token is accepted, as on APNs. Without --tls-cert it \
             creates a CA and a certificate for localhost, 127.0.0.1 and ::1 in the data directory and \
             prints where: pass that CA to clients (herald send --ca-file, curl --cacert). \
-            GET /control/v1/deliveries lists what it answered. Stop it with Ctrl-C.
+            GET /control/v1/deliveries lists what it answered. It also serves broadcast channels \
+            (/1/apps/BUNDLE_ID/channels, /all-channels) and broadcasts (/4/broadcasts/apps/BUNDLE_ID) on the \
+            same port: see 'herald channels'. Stop it with Ctrl-C.
             """,
         examples: [
             "herald emulator --auth-key AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --team-id DEF123GHIJ",
@@ -53,6 +58,8 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var topics: [String]
     public var production: Bool
     public var rateLimit: Int?
+    /// Broadcast channels per app (nil: APNs's 10,000).
+    public var channelLimit: Int?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         let listen = parsed.value("listen") ?? "127.0.0.1:2197"
@@ -87,6 +94,12 @@ public struct EmulatorOptions: Equatable, Sendable {
                 throw .invalidValue(option: "--rate-limit", value: text, rule: "must be a whole number above 0")
             }
             rateLimit = value
+        }
+        if let text = parsed.value("channel-limit") {
+            guard let value = Int(text), value >= 0 else {
+                throw .invalidValue(option: "--channel-limit", value: text, rule: "must be a whole number, 0 or more")
+            }
+            channelLimit = value
         }
     }
 }

@@ -32,10 +32,12 @@ struct EmulatorCommand {
             return ExitStatus.failure
         }
         do {
+            var configuration = EmulatorConfiguration(
+                keys: keys, bundleIDs: Set(options.topics), sandbox: !options.production,
+                perTokenRateLimit: options.rateLimit)
+            if let limit = options.channelLimit { configuration.channelLimitPerApp = limit }
             emulator = try await Emulator.start(
-                EmulatorConfiguration(
-                    keys: keys, bundleIDs: Set(options.topics), sandbox: !options.production,
-                    perTokenRateLimit: options.rateLimit),
+                configuration,
                 host: options.host, port: options.port, tls: tls, loops: loops, clock: context.now)
         } catch {
             await loops.shutdown()
