@@ -98,3 +98,36 @@ struct ChannelClientTests {
         }
     }
 }
+
+/// Broadcasts and management follow `broadcastRoutes`, not the device endpoint.
+@Suite(.timeLimit(.minutes(1)))
+struct BroadcastRoutesTests {
+    @Test func routesCarryChannelRequestsAndBroadcasts() async throws {
+        let key = try P256PrivateKey.generate()
+        let loops = try EventLoopGroup(loopCount: 1, name: "broadcast-routes")
+        let emulator = try await Emulator.start(
+            EmulatorConfiguration(keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)]), loops: loops)
+        let served = try APNsEndpoint(url: "http://127.0.0.1:\(emulator.port)")
+        // The device endpoint is a closed port: anything sent there fails.
+        let nowhere = try APNsEndpoint(url: "http://127.0.0.1:1")
+        let routes = BroadcastRoutes(
+            broadcast: APNsRoute(endpoint: served, transport: try HTTP2Transport(configuration: TransportConfiguration(endpoint: served))),
+            management: APNsRoute(endpoint: served, transport: try HTTP2Transport(configuration: TransportConfiguration(endpoint: served))))
+        let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+        let client = APNsClient(
+            endpoint: nowhere, credentials: .token(try ProviderTokenCache(signer: signer)),
+            transport: try HTTP2Transport(configuration: TransportConfiguration(endpoint: nowhere)),
+            retryPolicy: RetryPolicy(maximumAttempts: 1), broadcastRoutes: routes)
+        do {
+            let created = try await client.createChannel(bundleID: "com.example.app", storagePolicy: .noStorage)
+            _ = try await client.broadcast(Broadcast(
+                bundleID: "com.example.app", channelID: created.channelID, payload: ChannelClientTests.update))
+            #expect(emulator.log.entries(channel: created.channelID.value).map(\.status) == [200])
+        } catch {
+            Issue.record("\(error)")
+        }
+        await client.shutdown()
+        await emulator.shutdown()
+        await loops.shutdown()
+    }
+}

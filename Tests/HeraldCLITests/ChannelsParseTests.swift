@@ -100,3 +100,22 @@ struct ChannelsParseTests {
         #expect(options.channel == Self.channel && options.topic == "com.example.app" && options.tokens.isEmpty)
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct EmulatorChannelLimitParseTests {
+    @Test(arguments: [(["--channel-limit", "0"], 0 as Int?), (["--channel-limit", "25"], 25), ([], nil)])
+    func channelLimit(_ extra: [String], _ expected: Int?) throws {
+        guard case .emulator(let options) = try parseCommandLine(["emulator"] + extra) else {
+            Issue.record("not an emulator command")
+            return
+        }
+        #expect(options.channelLimit == expected)
+    }
+
+    @Test(arguments: ["-1", "x", ""])
+    func badChannelLimit(_ text: String) {
+        #expect(throws: UsageError.invalidValue(option: "--channel-limit", value: text, rule: "must be a whole number, 0 or more")) {
+            try parseCommandLine(["emulator", "--channel-limit", text])
+        }
+    }
+}
