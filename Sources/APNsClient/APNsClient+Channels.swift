@@ -28,8 +28,9 @@ extension APNsClient {
         let body = ChannelConfiguration(storagePolicy: storagePolicy).json.encoded()
         let raw = try await management("POST", BroadcastPaths.channels, bundleID, nil, body, requestID)
         guard let text = raw.channelID, let channelID = try? ChannelID(text) else {
-            throw .transport(TransportFailure(
-                mayHaveReachedAPNs: true, message: "APNs created a channel but sent no valid apns-channel-id"))
+            throw .transport(
+                TransportFailure(
+                    mayHaveReachedAPNs: true, message: "APNs created a channel but sent no valid apns-channel-id"))
         }
         return CreatedChannel(channelID: channelID, requestID: raw.requestID ?? "")
     }
@@ -41,9 +42,11 @@ extension APNsClient {
         let raw = try await management("GET", BroadcastPaths.channels, bundleID, channelID, [], requestID)
         do {
             return ChannelDescription(
-                channelID: channelID, configuration: try ChannelConfiguration(json: raw.body), requestID: raw.requestID ?? "")
+                channelID: channelID, configuration: try ChannelConfiguration(json: raw.body),
+                requestID: raw.requestID ?? "")
         } catch {
-            throw .transport(TransportFailure(mayHaveReachedAPNs: true, message: "APNs answered a channel read with \(error)"))
+            throw .transport(
+                TransportFailure(mayHaveReachedAPNs: true, message: "APNs answered a channel read with \(error)"))
         }
     }
 
@@ -61,14 +64,18 @@ extension APNsClient {
     ) async throws(APNsClientError) -> [ChannelID] {
         let raw = try await management("GET", BroadcastPaths.allChannels, bundleID, nil, [], requestID)
         guard let ids = (try? JSONValue(parsing: raw.body))?["channels"]?.arrayValue else {
-            throw .transport(TransportFailure(mayHaveReachedAPNs: true, message: "APNs answered a channel list without \"channels\""))
+            throw .transport(
+                TransportFailure(mayHaveReachedAPNs: true, message: "APNs answered a channel list without \"channels\"")
+            )
         }
         return ids.compactMap { $0.stringValue.flatMap { try? ChannelID($0) } }
     }
 
     /// Sends a broadcast to every device subscribed to its channel; returns the `apns-request-id`.
     public nonisolated(nonsending) func broadcast(_ broadcast: Broadcast) async throws(APNsClientError) -> String {
-        if let problem = Topic.bundleIDProblem(broadcast.bundleID) { throw .invalidNotification("bundle id \(problem)") }
+        if let problem = Topic.bundleIDProblem(broadcast.bundleID) {
+            throw .invalidNotification("bundle id \(problem)")
+        }
         if broadcast.payload.count > PayloadLimits.broadcast {
             throw .invalidNotification(
                 "the payload is \(broadcast.payload.count) bytes; broadcasts allow at most \(PayloadLimits.broadcast)")
@@ -120,8 +127,10 @@ extension APNsClient {
             let result = await route.transport.perform(request, timeout: requestTimeout).flatMap {
                 raw -> Result<RawResponse, APNsClientError> in
                 if (200..<300).contains(raw.status) { return .success(raw) }
-                return ResponseDecoder.decode(status: raw.status, apnsID: raw.requestID ?? id, uniqueID: nil, body: raw.body)
-                    .map { _ in raw }
+                return ResponseDecoder.decode(
+                    status: raw.status, apnsID: raw.requestID ?? id, uniqueID: nil, body: raw.body
+                )
+                .map { _ in raw }
             }
             guard case .failure(let error) = result else { return try result.get() }
             if error.reason == .expiredProviderToken, !resigned, let token, case .token(let cache) = credentials,
@@ -130,7 +139,9 @@ extension APNsClient {
                 resigned = true
                 continue
             }
-            if let delay = retryPolicy.delay(afterAttempt: attempt, failingWith: error, random: { Double.random(in: 0...1) }) {
+            if let delay = retryPolicy.delay(
+                afterAttempt: attempt, failingWith: error, random: { Double.random(in: 0...1) })
+            {
                 attempt += 1
                 try? await Task.sleep(for: delay)
                 continue

@@ -24,7 +24,8 @@ extension EmulatorHandler {
         for header in request.headers where !header.name.starts(with: [UInt8(ascii: ":")]) {
             headers.append((header.nameString, header.valueString))
         }
-        let incoming = IncomingPushRequest(method: request.method ?? "", path: path, headers: headers, body: request.body)
+        let incoming = IncomingPushRequest(
+            method: request.method ?? "", path: path, headers: headers, body: request.body)
         let state = responder.connection.userData as? ConnectionState ?? ConnectionState()
         let certificateBundleIDs = responder.connection.peerCertificate.map {
             Set($0.apnsTopics.map { Topic.bareBundleID($0) })
@@ -70,7 +71,8 @@ extension EmulatorHandler {
             case .failure(let rejection):
                 reject(rejection, responder: responder)
             case .success(let configuration):
-                guard let channel = channels.create(bundleID: request.bundleID, policy: configuration.storagePolicy) else {
+                guard let channel = channels.create(bundleID: request.bundleID, policy: configuration.storagePolicy)
+                else {
                     return refuse(.cannotCreateChannelConfig)
                 }
                 _ = responder.respond(status: 201, headers: [id, HTTP2Header("apns-channel-id", channel.value)])
@@ -82,7 +84,9 @@ extension EmulatorHandler {
             let body = ChannelConfiguration(storagePolicy: storagePolicy).json.encoded()
             _ = responder.respond(status: 200, headers: [id, json], body: body)
         case .delete(let channel):
-            guard channels.delete(bundleID: request.bundleID, channel: channel) else { return refuse(.channelNotRegistered) }
+            guard channels.delete(bundleID: request.bundleID, channel: channel) else {
+                return refuse(.channelNotRegistered)
+            }
             _ = responder.respond(status: 204, headers: [id])
         case .list:
             let ids = channels.channels(bundleID: request.bundleID).map { JSONValue.string($0.value) }
@@ -108,20 +112,25 @@ extension EmulatorHandler {
         switch outcome {
         case .success(let accepted):
             _ = responder.respond(status: 200, headers: [HTTP2Header("apns-request-id", accepted.requestID)])
-            log.append(Delivery(
-                receivedAt: clock() * 1000, token: nil, topic: accepted.bundleID, pushType: PushType.liveactivity.rawValue,
-                priority: accepted.priority.rawValue, apnsID: accepted.requestID, uniqueID: nil, status: 200, reason: nil,
-                payload: accepted.payload, channel: accepted.channelID.value))
+            log.append(
+                Delivery(
+                    receivedAt: clock() * 1000, token: nil, topic: accepted.bundleID,
+                    pushType: PushType.liveactivity.rawValue,
+                    priority: accepted.priority.rawValue, apnsID: accepted.requestID, uniqueID: nil, status: 200,
+                    reason: nil,
+                    payload: accepted.payload, channel: accepted.channelID.value))
             broadcastHook.deliver(accepted)
         case .failure(let rejection):
             let requestID = reject(rejection, responder: responder)
-            let bundleID = incoming.path.hasPrefix(BroadcastPaths.broadcastPrefix)
+            let bundleID =
+                incoming.path.hasPrefix(BroadcastPaths.broadcastPrefix)
                 ? String(incoming.path.dropFirst(BroadcastPaths.broadcastPrefix.count)) : nil
-            log.append(Delivery(
-                receivedAt: clock() * 1000, token: nil, topic: bundleID, pushType: field("apns-push-type"),
-                priority: field("apns-priority").flatMap { Int($0) }, apnsID: requestID, uniqueID: nil,
-                status: rejection.status, reason: rejection.reason.rawValue, payload: incoming.body,
-                channel: field("apns-channel-id")))
+            log.append(
+                Delivery(
+                    receivedAt: clock() * 1000, token: nil, topic: bundleID, pushType: field("apns-push-type"),
+                    priority: field("apns-priority").flatMap { Int($0) }, apnsID: requestID, uniqueID: nil,
+                    status: rejection.status, reason: rejection.reason.rawValue, payload: incoming.body,
+                    channel: field("apns-channel-id")))
         }
     }
 

@@ -52,11 +52,15 @@ struct BroadcastValidatorTests {
     }()
 
     static let rejections: [Rejected] = [
-        Rejected(label: "apns-request-id not a UUID", headers: headers(id: "nope"), reason: .badMessageId, status: 400, echoes: false),
+        Rejected(
+            label: "apns-request-id not a UUID", headers: headers(id: "nope"), reason: .badMessageId, status: 400,
+            echoes: false),
         Rejected(label: "GET", method: "GET", reason: .methodNotAllowed, status: 405),
         Rejected(label: "no bundle id", path: "/4/broadcasts/apps/", reason: .badPath, status: 404),
         Rejected(label: "/4/broadcasts/apps/<bundle>/x", path: path + "/x", reason: .badPath, status: 404),
-        Rejected(label: "/4/broadcast/apps/<bundle>", path: "/4/broadcast/apps/com.example.app", reason: .badPath, status: 404),
+        Rejected(
+            label: "/4/broadcast/apps/<bundle>", path: "/4/broadcast/apps/com.example.app", reason: .badPath,
+            status: 404),
         Rejected(
             label: "bundle id with .push-type.liveactivity", path: path + ".push-type.liveactivity",
             reason: .topicDisallowed, status: 400),
@@ -66,40 +70,69 @@ struct BroadcastValidatorTests {
             policy: allowOnlyExample, reason: .topicMismatch, status: 403),
         Rejected(
             label: "broadcast not enabled for the app",
-            policy: { var policy = BroadcastPolicy(); policy.broadcastEnabledBundleIDs = []; return policy }(),
+            policy: {
+                var policy = BroadcastPolicy()
+                policy.broadcastEnabledBundleIDs = []
+                return policy
+            }(),
             reason: .featureNotEnabled, status: 400),
         Rejected(label: "no apns-push-type", headers: headers(pushType: nil), reason: .missingPushType, status: 400),
         Rejected(label: "empty apns-push-type", headers: headers(pushType: ""), reason: .missingPushType, status: 400),
         Rejected(label: "push type alert", headers: headers(pushType: "alert"), reason: .invalidPushType, status: 400),
-        Rejected(label: "push type LiveActivity", headers: headers(pushType: "LiveActivity"), reason: .invalidPushType, status: 400),
+        Rejected(
+            label: "push type LiveActivity", headers: headers(pushType: "LiveActivity"), reason: .invalidPushType,
+            status: 400),
         Rejected(label: "no apns-channel-id", headers: headers(channel: nil), reason: .missingChannelId, status: 400),
         Rejected(label: "empty apns-channel-id", headers: headers(channel: ""), reason: .missingChannelId, status: 400),
-        Rejected(label: "channel id not base64", headers: headers(channel: "not base64!"), reason: .badChannelId, status: 400),
-        Rejected(label: "channel id of 5 characters", headers: headers(channel: "abcde"), reason: .badChannelId, status: 400),
-        Rejected(label: "channel id with padding inside", headers: headers(channel: "ab=c"), reason: .badChannelId, status: 400),
+        Rejected(
+            label: "channel id not base64", headers: headers(channel: "not base64!"), reason: .badChannelId, status: 400
+        ),
+        Rejected(
+            label: "channel id of 5 characters", headers: headers(channel: "abcde"), reason: .badChannelId, status: 400),
+        Rejected(
+            label: "channel id with padding inside", headers: headers(channel: "ab=c"), reason: .badChannelId,
+            status: 400),
         Rejected(label: "priority 1", headers: headers([("apns-priority", "1")]), reason: .badPriority, status: 400),
         Rejected(label: "priority 7", headers: headers([("apns-priority", "7")]), reason: .badPriority, status: 400),
-        Rejected(label: "expiration 'soon'", headers: headers([("apns-expiration", "soon")]), reason: .badExpirationDate, status: 400),
-        // After the provider token: the channel, then the payload.
-        Rejected(label: "channel not registered", storagePolicy: nil, reason: .channelNotRegistered, status: 400, phase: .channel),
         Rejected(
-            label: "expiration in the future on a no-storage channel", headers: headers([("apns-expiration", "1767225600")]),
+            label: "expiration 'soon'", headers: headers([("apns-expiration", "soon")]), reason: .badExpirationDate,
+            status: 400),
+        // After the provider token: the channel, then the payload.
+        Rejected(
+            label: "channel not registered", storagePolicy: nil, reason: .channelNotRegistered, status: 400,
+            phase: .channel),
+        Rejected(
+            label: "expiration in the future on a no-storage channel",
+            headers: headers([("apns-expiration", "1767225600")]),
             storagePolicy: .noStorage, reason: .badExpirationDate, status: 400, phase: .channel),
         Rejected(
             label: "no expiration on a no-storage channel, when the policy wants it",
             storagePolicy: .noStorage,
-            policy: { var policy = BroadcastPolicy(); policy.noStorageRequiresExplicitExpiration = true; return policy }(),
+            policy: {
+                var policy = BroadcastPolicy()
+                policy.noStorageRequiresExplicitExpiration = true
+                return policy
+            }(),
             reason: .badExpirationDate, status: 400, phase: .channel),
         Rejected(label: "empty payload", body: [], reason: .payloadEmpty, status: 400, phase: .channel),
-        Rejected(label: "payload of 5121 bytes", body: update(size: 5121), reason: .payloadTooLarge, status: 413, phase: .channel),
-        Rejected(label: "payload not JSON", body: Array("{aps".utf8), reason: .badRequestPayload, status: 400, phase: .channel),
-        Rejected(label: "payload a JSON array", body: Array("[]".utf8), reason: .badRequestPayload, status: 400, phase: .channel),
         Rejected(
-            label: "an alert, not a Live Activity", body: Array(#"{"aps":{"alert":"hi"}}"#.utf8), reason: .badRequestPayload,
+            label: "payload of 5121 bytes", body: update(size: 5121), reason: .payloadTooLarge, status: 413,
+            phase: .channel),
+        Rejected(
+            label: "payload not JSON", body: Array("{aps".utf8), reason: .badRequestPayload, status: 400,
+            phase: .channel),
+        Rejected(
+            label: "payload a JSON array", body: Array("[]".utf8), reason: .badRequestPayload, status: 400,
+            phase: .channel),
+        Rejected(
+            label: "an alert, not a Live Activity", body: Array(#"{"aps":{"alert":"hi"}}"#.utf8),
+            reason: .badRequestPayload,
             status: 400, phase: .channel),
         Rejected(
             label: "a Live Activity start",
-            body: Array(#"{"aps":{"event":"start","timestamp":1,"content-state":{},"attributes-type":"A","attributes":{}}}"#.utf8),
+            body: Array(
+                #"{"aps":{"event":"start","timestamp":1,"content-state":{},"attributes-type":"A","attributes":{}}}"#
+                    .utf8),
             reason: .badRequestPayload, status: 400, phase: .channel),
         Rejected(
             label: "update without content-state", body: Array(#"{"aps":{"event":"update","timestamp":1}}"#.utf8),
@@ -110,15 +143,18 @@ struct BroadcastValidatorTests {
     ]
 
     static func run(_ rejected: Rejected) -> Result<AcceptedBroadcast, PushRejection> {
-        let request = IncomingPushRequest(method: rejected.method, path: rejected.path, headers: rejected.headers, body: rejected.body)
+        let request = IncomingPushRequest(
+            method: rejected.method, path: rejected.path, headers: rejected.headers, body: rejected.body)
         return BroadcastValidator.validateHeaders(request, policy: rejected.policy).flatMap {
-            BroadcastValidator.validate($0, storagePolicy: rejected.storagePolicy, body: rejected.body, policy: rejected.policy)
+            BroadcastValidator.validate(
+                $0, storagePolicy: rejected.storagePolicy, body: rejected.body, policy: rejected.policy)
         }
     }
 
     @Test(arguments: rejections)
     func rejection(_ rejected: Rejected) throws {
-        let request = IncomingPushRequest(method: rejected.method, path: rejected.path, headers: rejected.headers, body: rejected.body)
+        let request = IncomingPushRequest(
+            method: rejected.method, path: rejected.path, headers: rejected.headers, body: rejected.body)
         let headerPhase = BroadcastValidator.validateHeaders(request, policy: rejected.policy)
         #expect((try? headerPhase.get()) == nil ? rejected.phase == .headers : rejected.phase == .channel)
         guard case .failure(let rejection) = Self.run(rejected) else {
@@ -152,19 +188,25 @@ struct BroadcastValidatorTests {
         Accepted(
             label: "expiration on a storing channel", headers: headers([("apns-expiration", "1767225600")]),
             expiration: .at(unixSeconds: 1_767_225_600)),
-        Accepted(label: "no expiration on a no-storage channel counts as 0", storagePolicy: .noStorage, expiration: .immediately),
+        Accepted(
+            label: "no expiration on a no-storage channel counts as 0", storagePolicy: .noStorage,
+            expiration: .immediately),
         Accepted(
             label: "expiration 0 on a no-storage channel", headers: headers([("apns-expiration", "0")]),
             storagePolicy: .noStorage, expiration: .immediately),
         Accepted(label: "payload of exactly 5120 bytes", body: update(size: 5120)),
-        Accepted(label: "header names in any case", headers: [("Apns-Push-Type", "liveactivity"), ("APNS-CHANNEL-ID", channel), ("apns-request-id", id)]),
+        Accepted(
+            label: "header names in any case",
+            headers: [("Apns-Push-Type", "liveactivity"), ("APNS-CHANNEL-ID", channel), ("apns-request-id", id)]),
     ]
 
     @Test(arguments: accepted)
     func accepts(_ accepted: Accepted) throws {
-        let request = IncomingPushRequest(method: "POST", path: Self.path, headers: accepted.headers, body: accepted.body)
+        let request = IncomingPushRequest(
+            method: "POST", path: Self.path, headers: accepted.headers, body: accepted.body)
         let broadcast = try BroadcastValidator.validateHeaders(request, policy: BroadcastPolicy()).flatMap {
-            BroadcastValidator.validate($0, storagePolicy: accepted.storagePolicy, body: accepted.body, policy: BroadcastPolicy())
+            BroadcastValidator.validate(
+                $0, storagePolicy: accepted.storagePolicy, body: accepted.body, policy: BroadcastPolicy())
         }.get()
         #expect(broadcast.bundleID == "com.example.app")
         #expect(broadcast.channelID.value == Self.channel)
@@ -176,7 +218,8 @@ struct BroadcastValidatorTests {
     }
 
     @Test func anAbsentRequestIDIsGenerated() throws {
-        let request = IncomingPushRequest(method: "POST", path: Self.path, headers: Self.headers(id: nil), body: Self.update)
+        let request = IncomingPushRequest(
+            method: "POST", path: Self.path, headers: Self.headers(id: nil), body: Self.update)
         let headers = try BroadcastValidator.validateHeaders(request, policy: BroadcastPolicy()).get()
         #expect((try? APNsID(headers.requestID))?.value == headers.requestID)
     }
@@ -185,7 +228,8 @@ struct BroadcastValidatorTests {
         // Both a suffix on the bundle id and no push type: the bundle id is checked first.
         let request = IncomingPushRequest(
             method: "POST", path: Self.path + ".voip", headers: Self.headers(pushType: nil), body: Self.update)
-        #expect(BroadcastValidator.validateHeaders(request, policy: BroadcastPolicy()).failureReason == .topicDisallowed)
+        #expect(
+            BroadcastValidator.validateHeaders(request, policy: BroadcastPolicy()).failureReason == .topicDisallowed)
     }
 }
 

@@ -32,10 +32,13 @@ struct ChannelRequestValidatorTests {
     }
 
     static let rejections: [Rejected] = [
-        Rejected(label: "apns-request-id malformed", headers: headers(id: "x"), reason: .badMessageId, status: 400, echoes: false),
+        Rejected(
+            label: "apns-request-id malformed", headers: headers(id: "x"), reason: .badMessageId, status: 400,
+            echoes: false),
         Rejected(label: "/1/apps/<bundle>", path: "/1/apps/com.example.app", reason: .badPath, status: 404),
         Rejected(label: "/1/apps//channels", path: "/1/apps//channels", reason: .badPath, status: 404),
-        Rejected(label: "/1/apps/<bundle>/channel", path: "/1/apps/com.example.app/channel", reason: .badPath, status: 404),
+        Rejected(
+            label: "/1/apps/<bundle>/channel", path: "/1/apps/com.example.app/channel", reason: .badPath, status: 404),
         Rejected(label: "/1/apps/<bundle>/channels/x", path: channels + "/x", reason: .badPath, status: 404),
         Rejected(label: "PUT /channels", method: "PUT", reason: .methodNotAllowed, status: 405),
         Rejected(label: "POST /all-channels", method: "POST", path: all, reason: .methodNotAllowed, status: 405),
@@ -46,22 +49,40 @@ struct ChannelRequestValidatorTests {
         Rejected(label: "bundle id with a space", path: "/1/apps/com example/channels", reason: .badPath, status: 404),
         Rejected(
             label: "bundle id not covered", path: "/1/apps/com.other.app/channels",
-            policy: { var policy = BroadcastPolicy(); policy.allowedBundleIDs = ["com.example.app"]; return policy }(),
+            policy: {
+                var policy = BroadcastPolicy()
+                policy.allowedBundleIDs = ["com.example.app"]
+                return policy
+            }(),
             reason: .topicMismatch, status: 403),
         Rejected(
             label: "feature not enabled",
-            policy: { var policy = BroadcastPolicy(); policy.broadcastEnabledBundleIDs = ["com.other.app"]; return policy }(),
+            policy: {
+                var policy = BroadcastPolicy()
+                policy.broadcastEnabledBundleIDs = ["com.other.app"]
+                return policy
+            }(),
             reason: .featureNotEnabled, status: 400),
-        Rejected(label: "read without apns-channel-id", headers: headers(channel: nil), reason: .missingChannelId, status: 400),
-        Rejected(label: "delete without apns-channel-id", method: "DELETE", headers: headers(channel: nil), reason: .missingChannelId, status: 400),
-        Rejected(label: "read with a malformed channel id", headers: headers(channel: "%%%%"), reason: .badChannelId, status: 400),
-        Rejected(label: "delete with a malformed channel id", method: "DELETE", headers: headers(channel: "abc"), reason: .badChannelId, status: 400),
+        Rejected(
+            label: "read without apns-channel-id", headers: headers(channel: nil), reason: .missingChannelId,
+            status: 400),
+        Rejected(
+            label: "delete without apns-channel-id", method: "DELETE", headers: headers(channel: nil),
+            reason: .missingChannelId, status: 400),
+        Rejected(
+            label: "read with a malformed channel id", headers: headers(channel: "%%%%"), reason: .badChannelId,
+            status: 400),
+        Rejected(
+            label: "delete with a malformed channel id", method: "DELETE", headers: headers(channel: "abc"),
+            reason: .badChannelId, status: 400),
     ]
 
     @Test(arguments: rejections)
     func rejection(_ rejected: Rejected) {
-        let request = IncomingPushRequest(method: rejected.method, path: rejected.path, headers: rejected.headers, body: [])
-        guard case .failure(let rejection) = ChannelRequestValidator.validateHeaders(request, policy: rejected.policy) else {
+        let request = IncomingPushRequest(
+            method: rejected.method, path: rejected.path, headers: rejected.headers, body: [])
+        guard case .failure(let rejection) = ChannelRequestValidator.validateHeaders(request, policy: rejected.policy)
+        else {
             Issue.record("\(rejected.label) was accepted")
             return
         }
@@ -71,7 +92,9 @@ struct ChannelRequestValidatorTests {
         #expect(rejected.echoes ? rejection.apnsID == Self.id : rejection.apnsID != Self.id)
     }
 
-    @Test(arguments: [("POST", channels, "create"), ("GET", channels, "read"), ("DELETE", channels, "delete"), ("GET", all, "list")])
+    @Test(arguments: [
+        ("POST", channels, "create"), ("GET", channels, "read"), ("DELETE", channels, "delete"), ("GET", all, "list"),
+    ])
     func operations(_ method: String, _ path: String, _ name: String) throws {
         let channel = try ChannelID(Self.channel)
         let operation: ChannelOperation =
@@ -115,7 +138,9 @@ struct ChannelRequestValidatorTests {
     @Test(arguments: MessageStoragePolicy.allCases)
     func createBodyRoundTrip(_ policy: MessageStoragePolicy) throws {
         let body = ChannelConfiguration(storagePolicy: policy).json.encoded()
-        #expect(String(decoding: body, as: UTF8.self) == #"{"message-storage-policy":\#(policy.rawValue),"push-type":"LiveActivity"}"#)
+        #expect(
+            String(decoding: body, as: UTF8.self)
+                == #"{"message-storage-policy":\#(policy.rawValue),"push-type":"LiveActivity"}"#)
         let parsed = try ChannelRequestValidator.validateCreateBody(body, requestID: Self.id).get()
         #expect(parsed.storagePolicy == policy)
     }

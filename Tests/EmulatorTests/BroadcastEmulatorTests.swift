@@ -74,19 +74,24 @@ struct BroadcastEmulatorTests {
             let channel = try ChannelID(try #require(created.channelID))
             #expect(emulator.channels.policy(bundleID: Self.app, channel: channel) == .noStorage)
 
-            let read = try await send(transport, endpoint, "GET", path, authorization: auth, headers: [("apns-channel-id", channel.value)])
+            let read = try await send(
+                transport, endpoint, "GET", path, authorization: auth, headers: [("apns-channel-id", channel.value)])
             #expect(read.status == 200)
             #expect(read.requestID.flatMap { try? APNsID($0) } != nil, "a generated request id")
             let description = try ChannelConfiguration(json: read.body)
             #expect(description == ChannelConfiguration(storagePolicy: .noStorage))
 
-            let list = try await send(transport, endpoint, "GET", BroadcastPaths.allChannels(bundleID: Self.app), authorization: auth, headers: [])
+            let list = try await send(
+                transport, endpoint, "GET", BroadcastPaths.allChannels(bundleID: Self.app), authorization: auth,
+                headers: [])
             #expect(list.status == 200)
             #expect((try JSONValue(parsing: list.body))["channels"] == .array([.string(channel.value)]))
 
-            let deleted = try await send(transport, endpoint, "DELETE", path, authorization: auth, headers: [("apns-channel-id", channel.value)])
+            let deleted = try await send(
+                transport, endpoint, "DELETE", path, authorization: auth, headers: [("apns-channel-id", channel.value)])
             #expect(deleted.status == 204 && deleted.requestID != nil)
-            let gone = try await send(transport, endpoint, "GET", path, authorization: auth, headers: [("apns-channel-id", channel.value)])
+            let gone = try await send(
+                transport, endpoint, "GET", path, authorization: auth, headers: [("apns-channel-id", channel.value)])
             #expect(gone.status == 400 && Self.reason(gone) == "ChannelNotRegistered")
         }
     }
@@ -119,67 +124,119 @@ struct BroadcastEmulatorTests {
 
     static let cases: [Case] = [
         // Channel management
-        Case(label: "create without a provider token", path: channelsPath, authorized: false, channel: .none, body: createBody,
-             reason: "MissingProviderToken", status: 403),
-        Case(label: "create with a bad request id", path: channelsPath, headers: [("apns-request-id", "x")], channel: .none,
-             body: createBody, reason: "BadMessageId", status: 400),
-        Case(label: "channels path without a bundle id", path: "/1/apps//channels", channel: .none, reason: "BadPath", status: 404),
+        Case(
+            label: "create without a provider token", path: channelsPath, authorized: false, channel: .none,
+            body: createBody,
+            reason: "MissingProviderToken", status: 403),
+        Case(
+            label: "create with a bad request id", path: channelsPath, headers: [("apns-request-id", "x")],
+            channel: .none,
+            body: createBody, reason: "BadMessageId", status: 400),
+        Case(
+            label: "channels path without a bundle id", path: "/1/apps//channels", channel: .none, reason: "BadPath",
+            status: 404),
         Case(label: "PATCH /channels", method: "PATCH", path: channelsPath, reason: "MethodNotAllowed", status: 405),
-        Case(label: "channels for a suffixed bundle id", path: "/1/apps/com.example.app.voip/channels", channel: .none,
-             body: createBody, reason: "TopicDisallowed", status: 400),
-        Case(label: "channels for an app not configured", path: "/1/apps/com.other.app/channels", channel: .none,
-             body: createBody, reason: "TopicMismatch", status: 403),
-        Case(label: "channels for an app without broadcast", path: "/1/apps/com.quiet.app/channels", channel: .none,
-             body: createBody, reason: "FeatureNotEnabled", status: 400),
-        Case(label: "read without a channel id", method: "GET", path: channelsPath, channel: .none, reason: "MissingChannelId", status: 400),
-        Case(label: "read a malformed channel id", method: "GET", path: channelsPath, channel: .literal("abc"), reason: "BadChannelId", status: 400),
-        Case(label: "read an unknown channel", method: "GET", path: channelsPath, channel: .literal("dW5rbm93bg=="),
-             reason: "ChannelNotRegistered", status: 400),
-        Case(label: "delete an unknown channel", method: "DELETE", path: channelsPath, channel: .literal("dW5rbm93bg=="),
-             reason: "ChannelNotRegistered", status: 400),
-        Case(label: "create with an empty body", path: channelsPath, channel: .none, body: [], reason: "PayloadEmpty", status: 400),
-        Case(label: "create with a non-JSON body", path: channelsPath, channel: .none, body: Array("x".utf8),
-             reason: "BadRequestPayload", status: 400),
-        Case(label: "create without a push type", path: channelsPath, channel: .none,
-             body: Array(#"{"message-storage-policy":1}"#.utf8), reason: "MissingPushType", status: 400),
-        Case(label: "create for alerts", path: channelsPath, channel: .none,
-             body: Array(#"{"message-storage-policy":1,"push-type":"Alert"}"#.utf8), reason: "InvalidPushType", status: 400),
-        Case(label: "create with policy 2", path: channelsPath, channel: .none,
-             body: Array(#"{"message-storage-policy":2,"push-type":"LiveActivity"}"#.utf8), reason: "BadRequestParams", status: 400),
-        Case(label: "create beyond the limit", path: channelsPath, channel: .none, body: createBody, channelLimit: 0,
-             reason: "CannotCreateChannelConfig", status: 400),
+        Case(
+            label: "channels for a suffixed bundle id", path: "/1/apps/com.example.app.voip/channels", channel: .none,
+            body: createBody, reason: "TopicDisallowed", status: 400),
+        Case(
+            label: "channels for an app not configured", path: "/1/apps/com.other.app/channels", channel: .none,
+            body: createBody, reason: "TopicMismatch", status: 403),
+        Case(
+            label: "channels for an app without broadcast", path: "/1/apps/com.quiet.app/channels", channel: .none,
+            body: createBody, reason: "FeatureNotEnabled", status: 400),
+        Case(
+            label: "read without a channel id", method: "GET", path: channelsPath, channel: .none,
+            reason: "MissingChannelId", status: 400),
+        Case(
+            label: "read a malformed channel id", method: "GET", path: channelsPath, channel: .literal("abc"),
+            reason: "BadChannelId", status: 400),
+        Case(
+            label: "read an unknown channel", method: "GET", path: channelsPath, channel: .literal("dW5rbm93bg=="),
+            reason: "ChannelNotRegistered", status: 400),
+        Case(
+            label: "delete an unknown channel", method: "DELETE", path: channelsPath, channel: .literal("dW5rbm93bg=="),
+            reason: "ChannelNotRegistered", status: 400),
+        Case(
+            label: "create with an empty body", path: channelsPath, channel: .none, body: [], reason: "PayloadEmpty",
+            status: 400),
+        Case(
+            label: "create with a non-JSON body", path: channelsPath, channel: .none, body: Array("x".utf8),
+            reason: "BadRequestPayload", status: 400),
+        Case(
+            label: "create without a push type", path: channelsPath, channel: .none,
+            body: Array(#"{"message-storage-policy":1}"#.utf8), reason: "MissingPushType", status: 400),
+        Case(
+            label: "create for alerts", path: channelsPath, channel: .none,
+            body: Array(#"{"message-storage-policy":1,"push-type":"Alert"}"#.utf8), reason: "InvalidPushType",
+            status: 400),
+        Case(
+            label: "create with policy 2", path: channelsPath, channel: .none,
+            body: Array(#"{"message-storage-policy":2,"push-type":"LiveActivity"}"#.utf8), reason: "BadRequestParams",
+            status: 400),
+        Case(
+            label: "create beyond the limit", path: channelsPath, channel: .none, body: createBody, channelLimit: 0,
+            reason: "CannotCreateChannelConfig", status: 400),
         // Broadcasts
-        Case(label: "broadcast without a provider token", path: broadcastPath, authorized: false, headers: liveActivity,
-             reason: "MissingProviderToken", status: 403),
-        Case(label: "broadcast with a bad request id", path: broadcastPath, headers: liveActivity + [("apns-request-id", "nope")],
-             reason: "BadMessageId", status: 400),
-        Case(label: "GET a broadcast", method: "GET", path: broadcastPath, headers: liveActivity, reason: "MethodNotAllowed", status: 405),
-        Case(label: "broadcast path with extra segment", path: broadcastPath + "/x", headers: liveActivity, reason: "BadPath", status: 404),
-        Case(label: "broadcast to a suffixed bundle id", path: broadcastPath + ".push-type.liveactivity", headers: liveActivity,
-             reason: "TopicDisallowed", status: 400),
-        Case(label: "broadcast to an app not configured", path: "/4/broadcasts/apps/com.other.app", headers: liveActivity,
-             reason: "TopicMismatch", status: 403),
+        Case(
+            label: "broadcast without a provider token", path: broadcastPath, authorized: false, headers: liveActivity,
+            reason: "MissingProviderToken", status: 403),
+        Case(
+            label: "broadcast with a bad request id", path: broadcastPath,
+            headers: liveActivity + [("apns-request-id", "nope")],
+            reason: "BadMessageId", status: 400),
+        Case(
+            label: "GET a broadcast", method: "GET", path: broadcastPath, headers: liveActivity,
+            reason: "MethodNotAllowed", status: 405),
+        Case(
+            label: "broadcast path with extra segment", path: broadcastPath + "/x", headers: liveActivity,
+            reason: "BadPath", status: 404),
+        Case(
+            label: "broadcast to a suffixed bundle id", path: broadcastPath + ".push-type.liveactivity",
+            headers: liveActivity,
+            reason: "TopicDisallowed", status: 400),
+        Case(
+            label: "broadcast to an app not configured", path: "/4/broadcasts/apps/com.other.app",
+            headers: liveActivity,
+            reason: "TopicMismatch", status: 403),
         Case(label: "broadcast without a push type", path: broadcastPath, reason: "MissingPushType", status: 400),
-        Case(label: "broadcast an alert", path: broadcastPath, headers: [("apns-push-type", "alert")], reason: "InvalidPushType", status: 400),
-        Case(label: "broadcast without a channel", path: broadcastPath, headers: liveActivity, channel: .none,
-             reason: "MissingChannelId", status: 400),
-        Case(label: "broadcast to a malformed channel", path: broadcastPath, headers: liveActivity, channel: .literal("%%"),
-             reason: "BadChannelId", status: 400),
-        Case(label: "broadcast at priority 1", path: broadcastPath, headers: liveActivity + [("apns-priority", "1")],
-             reason: "BadPriority", status: 400),
-        Case(label: "broadcast with a malformed expiration", path: broadcastPath, headers: liveActivity + [("apns-expiration", "x")],
-             reason: "BadExpirationDate", status: 400),
-        Case(label: "broadcast to an unknown channel", path: broadcastPath, headers: liveActivity, channel: .literal("dW5rbm93bg=="),
-             reason: "ChannelNotRegistered", status: 400),
-        Case(label: "broadcast stored on a no-storage channel", path: broadcastPath,
-             headers: liveActivity + [("apns-expiration", "1767225600")], channel: .registered(.noStorage),
-             reason: "BadExpirationDate", status: 400),
-        Case(label: "broadcast an empty payload", path: broadcastPath, headers: liveActivity, body: [], reason: "PayloadEmpty", status: 400),
-        Case(label: "broadcast 5121 bytes", path: broadcastPath, headers: liveActivity,
-             body: Array(#"{"aps":{"event":"end","timestamp":1},"pad":""#.utf8) + Array(repeating: 0x78, count: 5121 - 46) + Array(#""}"#.utf8),
-             reason: "PayloadTooLarge", status: 413),
-        Case(label: "broadcast a start", path: broadcastPath, headers: liveActivity,
-             body: Array(#"{"aps":{"event":"start","timestamp":1,"content-state":{}}}"#.utf8), reason: "BadRequestPayload", status: 400),
+        Case(
+            label: "broadcast an alert", path: broadcastPath, headers: [("apns-push-type", "alert")],
+            reason: "InvalidPushType", status: 400),
+        Case(
+            label: "broadcast without a channel", path: broadcastPath, headers: liveActivity, channel: .none,
+            reason: "MissingChannelId", status: 400),
+        Case(
+            label: "broadcast to a malformed channel", path: broadcastPath, headers: liveActivity,
+            channel: .literal("%%"),
+            reason: "BadChannelId", status: 400),
+        Case(
+            label: "broadcast at priority 1", path: broadcastPath, headers: liveActivity + [("apns-priority", "1")],
+            reason: "BadPriority", status: 400),
+        Case(
+            label: "broadcast with a malformed expiration", path: broadcastPath,
+            headers: liveActivity + [("apns-expiration", "x")],
+            reason: "BadExpirationDate", status: 400),
+        Case(
+            label: "broadcast to an unknown channel", path: broadcastPath, headers: liveActivity,
+            channel: .literal("dW5rbm93bg=="),
+            reason: "ChannelNotRegistered", status: 400),
+        Case(
+            label: "broadcast stored on a no-storage channel", path: broadcastPath,
+            headers: liveActivity + [("apns-expiration", "1767225600")], channel: .registered(.noStorage),
+            reason: "BadExpirationDate", status: 400),
+        Case(
+            label: "broadcast an empty payload", path: broadcastPath, headers: liveActivity, body: [],
+            reason: "PayloadEmpty", status: 400),
+        Case(
+            label: "broadcast 5121 bytes", path: broadcastPath, headers: liveActivity,
+            body: Array(#"{"aps":{"event":"end","timestamp":1},"pad":""#.utf8)
+                + Array(repeating: 0x78, count: 5121 - 46) + Array(#""}"#.utf8),
+            reason: "PayloadTooLarge", status: 413),
+        Case(
+            label: "broadcast a start", path: broadcastPath, headers: liveActivity,
+            body: Array(#"{"aps":{"event":"start","timestamp":1,"content-state":{}}}"#.utf8),
+            reason: "BadRequestPayload", status: 400),
     ]
 
     @Test(arguments: cases)
@@ -194,7 +251,8 @@ struct BroadcastEmulatorTests {
                 headers.append(("apns-channel-id", channel.value))
             }
             let raw = try await send(
-                transport, endpoint, testCase.method, testCase.path, authorization: testCase.authorized ? token.authorization : nil,
+                transport, endpoint, testCase.method, testCase.path,
+                authorization: testCase.authorized ? token.authorization : nil,
                 headers: headers, body: testCase.body)
             #expect(raw.status == testCase.status)
             #expect(Self.reason(raw) == testCase.reason)
@@ -210,18 +268,23 @@ struct BroadcastEmulatorTests {
             let channel = try #require(emulator.channels.create(bundleID: Self.app, policy: .noStorage))
             let raw = try await send(
                 transport, endpoint, "POST", Self.broadcastPath, authorization: token.authorization,
-                headers: Self.liveActivity + [("apns-channel-id", channel.value), ("apns-priority", "5"), ("apns-request-id", Self.id)],
+                headers: Self.liveActivity + [
+                    ("apns-channel-id", channel.value), ("apns-priority", "5"), ("apns-request-id", Self.id),
+                ],
                 body: Self.update)
             #expect(raw.status == 200 && raw.requestID == Self.id)
             var iterator = stream.makeAsyncIterator()
             let accepted = try #require(await iterator.next())
-            #expect(accepted == AcceptedBroadcast(
-                bundleID: Self.app, channelID: channel, storagePolicy: .noStorage, priority: .powerConsiderate,
-                expiration: .immediately, requestID: Self.id, payload: Self.update))
+            #expect(
+                accepted
+                    == AcceptedBroadcast(
+                        bundleID: Self.app, channelID: channel, storagePolicy: .noStorage, priority: .powerConsiderate,
+                        expiration: .immediately, requestID: Self.id, payload: Self.update))
             let logged = emulator.log.entries(channel: channel.value)
             #expect(logged.count == 1)
             #expect(logged.first?.status == 200 && logged.first?.apnsID == Self.id && logged.first?.topic == Self.app)
-            #expect(logged.first?.token == nil && logged.first?.pushType == "liveactivity" && logged.first?.priority == 5)
+            #expect(
+                logged.first?.token == nil && logged.first?.pushType == "liveactivity" && logged.first?.priority == 5)
         }
     }
 

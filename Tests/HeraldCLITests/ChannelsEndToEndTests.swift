@@ -26,7 +26,9 @@ struct ChannelsEndToEndTests {
     }
 
     @Test func aChannelsLifeThroughTheCLI() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-channels-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "herald-channels-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let keyPath = directory + "/AuthKey.p8"
@@ -35,8 +37,11 @@ struct ChannelsEndToEndTests {
         try Data(#"{"aps":{"event":"update","timestamp":1767225600,"content-state":{"score":3}}}"#.utf8)
             .write(to: URL(fileURLWithPath: update))
         let start = directory + "/start.json"
-        try Data(#"{"aps":{"event":"start","timestamp":1767225600,"content-state":{},"attributes-type":"A","attributes":{},"alert":{"title":"t","body":"b"}}}"#.utf8)
-            .write(to: URL(fileURLWithPath: start))
+        try Data(
+            #"{"aps":{"event":"start","timestamp":1767225600,"content-state":{},"attributes-type":"A","attributes":{},"alert":{"title":"t","body":"b"}}}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: start))
         let credentials = ["--auth-key", keyPath, "--key-id", "ABC123DEFG", "--team-id", "DEF123GHIJ"]
 
         let port = Promise<Int>()
@@ -47,11 +52,15 @@ struct ChannelsEndToEndTests {
         emulatorContext.waitForTermination = { _ = await stop.value }
         let emulator = Task {
             await runHerald(
-                ["emulator", "--data-dir", directory + "/data", "--listen", "127.0.0.1:0", "--topic", "com.example.app"]
+                [
+                    "emulator", "--data-dir", directory + "/data", "--listen", "127.0.0.1:0", "--topic",
+                    "com.example.app",
+                ]
                     + credentials, context: emulatorContext)
         }
         let listening = await port.value
-        let server = ["--endpoint", "https://localhost:\(listening)", "--ca-file", directory + "/data/ca.pem"] + credentials
+        let server =
+            ["--endpoint", "https://localhost:\(listening)", "--ca-file", directory + "/data/ca.pem"] + credentials
         let app = ["--bundle-id", "com.example.app"]
 
         let created = await Self.herald(["channels", "create", "--storage-policy", "0"] + app + server)
@@ -69,18 +78,26 @@ struct ChannelsEndToEndTests {
         #expect(listed.status == 0 && listed.output == channel + "\n")
 
         let sent = await Self.herald(
-            ["send", "--channel", channel, "--topic", "com.example.app", "--expiration", "0", "--priority", "5", update] + server)
+            [
+                "send", "--channel", channel, "--topic", "com.example.app", "--expiration", "0", "--priority", "5",
+                update,
+            ] + server)
         #expect(sent.status == 0, "\(sent.output) \(sent.errors)")
         #expect(sent.output.hasPrefix("\(channel) 200 "))
 
         let stored = await Self.herald(
-            ["send", "--channel", channel, "--topic", "com.example.app", "--expiration", "1767225600", "--force", update] + server)
+            [
+                "send", "--channel", channel, "--topic", "com.example.app", "--expiration", "1767225600", "--force",
+                update,
+            ] + server)
         #expect(stored.status == 1)
         #expect(stored.output.hasPrefix("\(channel) 400 ") && stored.output.hasSuffix(" BadExpirationDate\n"))
 
         let linted = await Self.herald(["send", "--channel", channel, "--topic", "com.example.app", start] + server)
         #expect(linted.status == 1)
-        #expect(linted.errors.contains("BCAST-START") && linted.output.isEmpty, "lint stops a broadcast start before sending")
+        #expect(
+            linted.errors.contains("BCAST-START") && linted.output.isEmpty,
+            "lint stops a broadcast start before sending")
 
         let deleted = await Self.herald(["channels", "delete", "--channel", channel] + app + server)
         #expect(deleted.status == 0 && deleted.output == "deleted \(channel)\n")
@@ -89,7 +106,8 @@ struct ChannelsEndToEndTests {
         #expect(gone.status == 1)
         #expect(gone.errors.contains("400 ChannelNotRegistered"))
 
-        let orphan = await Self.herald(["send", "--channel", channel, "--topic", "com.example.app", "--json", update] + server)
+        let orphan = await Self.herald(
+            ["send", "--channel", channel, "--topic", "com.example.app", "--json", update] + server)
         #expect(orphan.status == 1)
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(orphan.output.utf8)) as? [String: Any])
         #expect(answer["reason"] as? String == "ChannelNotRegistered" && answer["status"] as? Int == 400)

@@ -8,7 +8,8 @@ public struct ChannelID: Sendable, Hashable, CustomStringConvertible {
     /// any, is at the end; the decoded bytes are never looked at (the id is opaque).
     public init(_ text: String) throws(FieldError) {
         guard !text.isEmpty else {
-            throw FieldError(field: "apns-channel-id", message: "is empty; use the id APNs returned when it created the channel")
+            throw FieldError(
+                field: "apns-channel-id", message: "is empty; use the id APNs returned when it created the channel")
         }
         guard Self.isBase64(Array(text.utf8)) else {
             throw FieldError(

@@ -37,10 +37,11 @@ public struct ChannelConfiguration: Sendable, Hashable {
 
     /// The JSON body.
     public var json: JSONValue {
-        .object(JSONObject([
-            .init(key: "message-storage-policy", value: .number(JSONNumber(storagePolicy.rawValue))),
-            .init(key: "push-type", value: .string(pushType)),
-        ]))
+        .object(
+            JSONObject([
+                .init(key: "message-storage-policy", value: .number(JSONNumber(storagePolicy.rawValue))),
+                .init(key: "push-type", value: .string(pushType)),
+            ]))
     }
 
     /// Reads a create body or a read response; the reason says what APNs would answer.
@@ -55,7 +56,8 @@ public struct ChannelConfiguration: Sendable, Hashable {
         guard pushType.stringValue == Self.liveActivityPushType else {
             throw ChannelBodyError(reason: .invalidPushType, message: "push-type must be \"LiveActivity\"")
         }
-        guard let number = object["message-storage-policy"]?.intValue, let policy = MessageStoragePolicy(rawValue: number)
+        guard let number = object["message-storage-policy"]?.intValue,
+            let policy = MessageStoragePolicy(rawValue: number)
         else {
             throw ChannelBodyError(
                 reason: .badRequestParams, message: "message-storage-policy must be the number 0 or 1")

@@ -75,7 +75,9 @@ public enum BroadcastValidator {
 
         guard let pushType = fields["apns-push-type"], !pushType.isEmpty else { return reject(.missingPushType) }
         guard (try? PushType(headerValue: pushType)) == .liveactivity else { return reject(.invalidPushType) }
-        guard let channelText = fields["apns-channel-id"], !channelText.isEmpty else { return reject(.missingChannelId) }
+        guard let channelText = fields["apns-channel-id"], !channelText.isEmpty else {
+            return reject(.missingChannelId)
+        }
         guard let channelID = try? ChannelID(channelText) else { return reject(.badChannelId) }
 
         var priority = Priority.immediate
@@ -88,9 +90,11 @@ public enum BroadcastValidator {
             guard let parsed = try? Expiration(headerValue: value) else { return reject(.badExpirationDate) }
             expiration = parsed
         }
-        return .success(BroadcastHeaders(
-            bundleID: bundleID, channelID: channelID, priority: priority, expiration: expiration, requestID: requestID,
-            authorization: fields["authorization"]))
+        return .success(
+            BroadcastHeaders(
+                bundleID: bundleID, channelID: channelID, priority: priority, expiration: expiration,
+                requestID: requestID,
+                authorization: fields["authorization"]))
     }
 
     /// Channel and payload phase, after the provider token: `storagePolicy` is the channel's, or
@@ -113,9 +117,10 @@ public enum BroadcastValidator {
         guard !body.isEmpty else { return reject(.payloadEmpty) }
         guard body.count <= PayloadLimits.broadcast else { return reject(.payloadTooLarge) }
         guard isLiveActivityUpdateOrEnd(body) else { return reject(.badRequestPayload) }
-        return .success(AcceptedBroadcast(
-            bundleID: headers.bundleID, channelID: headers.channelID, storagePolicy: storagePolicy,
-            priority: headers.priority, expiration: expiration, requestID: headers.requestID, payload: body))
+        return .success(
+            AcceptedBroadcast(
+                bundleID: headers.bundleID, channelID: headers.channelID, storagePolicy: storagePolicy,
+                priority: headers.priority, expiration: expiration, requestID: headers.requestID, payload: body))
     }
 
     /// A JSON object whose `aps` is a Live Activity update or end (broadcasts cannot start one).

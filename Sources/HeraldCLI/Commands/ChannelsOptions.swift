@@ -42,7 +42,9 @@ public struct ChannelsOptions: Equatable, Sendable {
     }
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        guard let word = parsed.positionals.first else { throw .missingArgument("ACTION (create, read, delete or list)") }
+        guard let word = parsed.positionals.first else {
+            throw .missingArgument("ACTION (create, read, delete or list)")
+        }
         guard let action = Action(rawValue: word) else {
             throw .invalidValue(option: "ACTION", value: word, rule: "must be create, read, delete or list")
         }
@@ -54,7 +56,8 @@ public struct ChannelsOptions: Equatable, Sendable {
                 throw .invalidValue(option: "--storage-policy", value: nil, rule: "is for create only")
             }
             do { policy = try MessageStoragePolicy(text: text) } catch {
-                throw .invalidValue(option: "--storage-policy", value: text, rule: "must be 0 (no storage) or 1 (most recent message)")
+                throw .invalidValue(
+                    option: "--storage-policy", value: text, rule: "must be 0 (no storage) or 1 (most recent message)")
             }
         } else if action == .create {
             throw .missingOption("--storage-policy (0 or 1, for create)")
@@ -71,12 +74,14 @@ public struct ChannelsOptions: Equatable, Sendable {
             throw .missingOption("--channel (the channel id, for \(action.rawValue))")
         }
         if let text = parsed.value("request-id"), (try? APNsID(text)) == nil {
-            throw .invalidValue(option: "--request-id", value: text, rule: "must be a UUID (8-4-4-4-12 hexadecimal digits)")
+            throw .invalidValue(
+                option: "--request-id", value: text, rule: "must be a UUID (8-4-4-4-12 hexadecimal digits)")
         }
         var timeout: Double?
         if let text = parsed.value("timeout") {
             guard let value = Double(text), value.isFinite, value > 0, value <= 3600 else {
-                throw .invalidValue(option: "--timeout", value: text, rule: "must be seconds, more than 0 and at most 3600")
+                throw .invalidValue(
+                    option: "--timeout", value: text, rule: "must be seconds, more than 0 and at most 3600")
             }
             timeout = value
         }
@@ -91,7 +96,9 @@ public struct ChannelsOptions: Equatable, Sendable {
     private static func bundleID(_ parsed: ParsedArguments) throws(UsageError) -> String {
         let given = ["bundle-id", "topic"].compactMap { name in parsed.value(name).map { (name, $0) } }
         guard let (name, value) = given.first else { throw .missingOption("--bundle-id (or --topic)") }
-        if given.count > 1 { throw .invalidValue(option: "--topic", value: nil, rule: "cannot be combined with --bundle-id") }
+        if given.count > 1 {
+            throw .invalidValue(option: "--topic", value: nil, rule: "cannot be combined with --bundle-id")
+        }
         if let problem = Topic.bundleIDProblem(value) {
             throw .invalidValue(option: "--\(name)", value: nil, rule: problem)
         }

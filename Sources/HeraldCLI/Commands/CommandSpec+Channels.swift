@@ -6,7 +6,8 @@ extension CommandSpec {
         options: OptionSpec.credentialOptions + [
             OptionSpec("bundle-id", valueName: "BUNDLE_ID", help: "The app's bundle id."),
             OptionSpec("topic", valueName: "BUNDLE_ID", help: "Same as --bundle-id (the bare bundle id, no suffix)."),
-            OptionSpec("storage-policy", valueName: "0|1", help: "create: 0 stores nothing, 1 the most recent message."),
+            OptionSpec(
+                "storage-policy", valueName: "0|1", help: "create: 0 stores nothing, 1 the most recent message."),
             OptionSpec("channel", valueName: "ID", help: "read, delete: the channel id APNs gave on create."),
             OptionSpec("request-id", valueName: "UUID", help: "The apns-request-id (default: a new UUID)."),
         ] + OptionSpec.destinationOptions.filter { $0.name != "port-2197" } + [

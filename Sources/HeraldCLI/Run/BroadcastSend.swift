@@ -53,12 +53,15 @@ struct BroadcastSend {
     /// Reads and lints the payload (broadcast rules), checks the header values.
     private func plan() throws(SendPlan.Problem) -> Broadcast {
         let payload = try SendPlan.readPayload(options, context: context)
-        let report = Linter.lint(LintRequest(
-            payload: payload.bytes, pushType: options.pushType ?? PushType.liveactivity.rawValue, topic: options.topic,
-            priority: options.priority, expiration: options.expiration, apnsID: options.apnsID,
-            destination: .broadcast, now: context.now()))
+        let report = Linter.lint(
+            LintRequest(
+                payload: payload.bytes, pushType: options.pushType ?? PushType.liveactivity.rawValue,
+                topic: options.topic,
+                priority: options.priority, expiration: options.expiration, apnsID: options.apnsID,
+                destination: .broadcast, now: context.now()))
         if report.hasErrors && !options.force {
-            throw SendPlan.Problem(message: "lint found errors; fix them or pass --force to send anyway", report: report)
+            throw SendPlan.Problem(
+                message: "lint found errors; fix them or pass --force to send anyway", report: report)
         }
         for finding in report.findings where finding.severity != .info {
             context.standardError("\(finding.description)\n")

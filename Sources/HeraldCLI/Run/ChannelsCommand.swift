@@ -51,7 +51,8 @@ struct ChannelsCommand {
             object["message-storage-policy"] = .number(JSONNumber(channel.configuration.storagePolicy.rawValue))
             object["push-type"] = .string(channel.configuration.pushType)
             object["apns-request-id"] = .string(channel.requestID)
-            line = "\(channelID.value) message-storage-policy \(channel.configuration.storagePolicy) "
+            line =
+                "\(channelID.value) message-storage-policy \(channel.configuration.storagePolicy) "
                 + "push-type \(channel.configuration.pushType)"
         case .delete:
             guard let channelID = options.channelID else { throw .invalidNotification("--channel is missing") }
