@@ -30,16 +30,22 @@ public final class APNsClient: Sendable {
     public let credentials: Credentials
     public let retryPolicy: RetryPolicy
     public let requestTimeout: Duration
-    private let transport: any APNsTransport
+    let transport: any APNsTransport
+    /// Where broadcasts and channel management go; nil: the device endpoint and transport.
+    let broadcastRoutes: BroadcastRoutes?
     private let onPrunableToken: (@Sendable (PrunableToken) -> Void)?
     private let recorder = MetricsRecorder()
 
     /// A client over any transport (tests pass a fake; `APNsClient.http2(...)` builds the real one).
+    /// `broadcastRoutes` carry broadcasts and channel management to Apple's own hosts for them;
+    /// nil sends them to `endpoint` over `transport` (the emulator serves all three). The client
+    /// shuts their transports down with its own.
     public init(
         endpoint: APNsEndpoint, credentials: Credentials, transport: any APNsTransport,
         retryPolicy: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(30),
-        onPrunableToken: (@Sendable (PrunableToken) -> Void)? = nil
+        onPrunableToken: (@Sendable (PrunableToken) -> Void)? = nil, broadcastRoutes: BroadcastRoutes? = nil
     ) {
+        self.broadcastRoutes = broadcastRoutes
         self.endpoint = endpoint
         self.credentials = credentials
         self.transport = transport
@@ -132,5 +138,9 @@ public final class APNsClient: Sendable {
     /// Fails pending sends with `.shutDown` and closes the connections.
     public func shutdown() async {
         await transport.shutdown()
+        if let broadcastRoutes {
+            await broadcastRoutes.broadcast.transport.shutdown()
+            await broadcastRoutes.management.transport.shutdown()
+        }
     }
 }

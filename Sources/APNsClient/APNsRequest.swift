@@ -33,6 +33,27 @@ public struct APNsRequest: Sendable, Equatable {
         self.apnsID = id.value
     }
 
+    /// Any request (channel management, broadcasts): `method` and `path`, then `authorization`
+    /// when given, then `headers` in order. `apnsID` is the id the request carries (its
+    /// `apns-request-id` for broadcasts and channel management), for logs and error reports.
+    public init(
+        method: String, path: String, authority: String, authorization: String?,
+        headers extra: [(name: String, value: String)], body: [UInt8], apnsID: String
+    ) {
+        var headers: [(name: String, value: String)] = [
+            (":method", method), (":scheme", "https"), (":path", path), (":authority", authority),
+        ]
+        if let authorization { headers.append(("authorization", authorization)) }
+        self.headers = headers + extra
+        self.body = body
+        self.apnsID = apnsID
+    }
+
+    /// The `:method` (POST unless the request says otherwise).
+    public var method: String {
+        headers.first?.name == ":method" ? headers[0].value : header(":method") ?? "POST"
+    }
+
     /// The value of the first header named `name`.
     public func header(_ name: String) -> String? {
         headers.first { $0.name == name }?.value

@@ -135,6 +135,7 @@ struct ControlAPI {
         object["status"] = .number(JSONNumber(delivery.status))
         object["reason"] = delivery.reason.map(JSONValue.string) ?? .null
         if let fault = delivery.fault { object["fault"] = .string(fault) }
+        if let channel = delivery.channel { object["channel"] = .string(channel) }
         object["payload"] = (try? JSONValue(parsing: delivery.payload)) ?? .string(String(decoding: delivery.payload, as: UTF8.self))
         return .object(object)
     }

@@ -2,6 +2,8 @@
 public struct DeliveryFilter: Sendable, Equatable {
     public var token: String?
     public var apnsID: String?
+    /// A broadcast's `apns-channel-id`.
+    public var channel: String?
     public var topic: String?
     public var status: Int?
     public var reason: String?
@@ -13,11 +15,12 @@ public struct DeliveryFilter: Sendable, Equatable {
     public var limit: Int?
 
     public init(
-        token: String? = nil, apnsID: String? = nil, topic: String? = nil, status: Int? = nil, reason: String? = nil,
+        token: String? = nil, apnsID: String? = nil, channel: String? = nil, topic: String? = nil, status: Int? = nil, reason: String? = nil,
         since: Int? = nil, until: Int? = nil, limit: Int? = nil
     ) {
         self.token = token
         self.apnsID = apnsID
+        self.channel = channel
         self.topic = topic
         self.status = status
         self.reason = reason
@@ -29,6 +32,7 @@ public struct DeliveryFilter: Sendable, Equatable {
     func matches(_ delivery: Delivery) -> Bool {
         if let token, delivery.token != token { return false }
         if let apnsID, delivery.apnsID != apnsID { return false }
+        if let channel, delivery.channel != channel { return false }
         if let topic, delivery.topic != topic { return false }
         if let status, delivery.status != status { return false }
         if let reason, delivery.reason != reason { return false }
@@ -42,7 +46,7 @@ extension DeliveryFilter {
     /// From the control API's query (`token`, `apns-id`, `topic`, `status`, `reason`, `since`, `until`,
     /// `limit`); errors name the parameter and the rule.
     init(query: [String: String]) throws(ControlRequestError) {
-        let known: Set = ["token", "apns-id", "topic", "status", "reason", "since", "until", "limit"]
+        let known: Set = ["token", "apns-id", "channel", "topic", "status", "reason", "since", "until", "limit"]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw ControlRequestError(field: unknown, "is not a filter (known: \(known.sorted().joined(separator: ", ")))")
         }
@@ -54,7 +58,8 @@ extension DeliveryFilter {
             return value
         }
         self.init(
-            token: query["token"]?.lowercased(), apnsID: query["apns-id"]?.lowercased(), topic: query["topic"],
+            token: query["token"]?.lowercased(), apnsID: query["apns-id"]?.lowercased(), channel: query["channel"],
+            topic: query["topic"],
             status: try number("status", 0...599), reason: query["reason"], since: try number("since", 0...Int.max),
             until: try number("until", 0...Int.max), limit: try number("limit", 1...Int.max))
     }

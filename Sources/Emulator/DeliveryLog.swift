@@ -14,6 +14,8 @@ public struct Delivery: Sendable, Equatable {
     public let status: Int
     public let reason: String?
     public let payload: [UInt8]
+    /// The `apns-channel-id` of a broadcast; nil for device pushes.
+    public var channel: String? = nil
     /// The injected fault that decided the answer (`respond`, `goaway`, `reset`, `disconnect`), if any;
     /// `status` is 0 when no response was sent.
     public var fault: String? = nil
@@ -62,9 +64,10 @@ public final class DeliveryLog: Sendable {
         }
     }
 
-    /// The entries kept, oldest first, optionally only those for `token` or with `apnsID`.
-    public func entries(token: String? = nil, apnsID: String? = nil) -> [Delivery] {
-        entries(matching: DeliveryFilter(token: token, apnsID: apnsID))
+    /// The entries kept, oldest first, optionally only those for `token`, with `apnsID` (a
+    /// broadcast's request id) or to `channel`.
+    public func entries(token: String? = nil, apnsID: String? = nil, channel: String? = nil) -> [Delivery] {
+        entries(matching: DeliveryFilter(token: token, apnsID: apnsID, channel: channel))
     }
 
     /// The entries kept that match `filter`, oldest first (the newest `filter.limit` when it is set).

@@ -13,12 +13,20 @@ public final class Emulator: Sendable {
     public let tokens: TokenRegistry
     /// Faults injected into provider requests; tests may declare them directly or through the control API.
     public let faults: FaultInjector
+    /// Broadcast channels (`/1/apps/<bundle-id>/channels`); tests may create and inspect them directly.
+    public let channels: ChannelStore
+    let broadcastHook: BroadcastHook
 
-    private init(server: HTTP2Server, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector) {
+    private init(
+        server: HTTP2Server, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector, channels: ChannelStore,
+        hook: BroadcastHook
+    ) {
         self.server = server
         self.log = log
         self.tokens = tokens
         self.faults = faults
+        self.channels = channels
+        self.broadcastHook = hook
     }
 
     /// Starts serving on `host:port` (0: any free port), over TLS when `tls` is given, else h2c.
@@ -29,7 +37,11 @@ public final class Emulator: Sendable {
         let log = DeliveryLog(capacity: configuration.deliveryLogCapacity)
         let tokens = TokenRegistry()
         let faults = FaultInjector()
-        let handler = EmulatorHandler(configuration: configuration, log: log, tokens: tokens, faults: faults, clock: clock)
+        let channels = ChannelStore(limitPerApp: configuration.channelLimitPerApp)
+        let hook = BroadcastHook()
+        let handler = EmulatorHandler(
+            configuration: configuration, log: log, tokens: tokens, faults: faults, clock: clock, channels: channels,
+            broadcastHook: hook)
         var session = HTTP2SessionConfiguration()
         session.maxConcurrentStreams = configuration.initialMaxConcurrentStreams
         session.maxBodySize = PayloadLimits.voip + 1
@@ -39,7 +51,7 @@ public final class Emulator: Sendable {
         serverConfiguration.shutdownGoAwayDebugData = Reason.shutdown.goAwayDebugData
         let server = try await HTTP2Server.start(configuration: serverConfiguration, handler: handler)
         handler.server.set(server)
-        return Emulator(server: server, log: log, tokens: tokens, faults: faults)
+        return Emulator(server: server, log: log, tokens: tokens, faults: faults, channels: channels, hook: hook)
     }
 
     public var port: Int { Int(server.port) }

@@ -49,6 +49,11 @@ public struct EmulatorConfiguration: Sendable {
     public var perTokenRateLimit: Int?
     /// Connections idle this long get GOAWAY `{"reason":"IdleTimeout"}` and are closed; nil: never.
     public var idleTimeout: Duration?
+    /// Broadcast channels one app may hold (APNs: 10,000); one more answers CannotCreateChannelConfig.
+    public var channelLimitPerApp: Int = 10_000
+    /// How broadcast and channel checks behave where Apple is silent (`bundleIDs` and certificate
+    /// topics fill in `allowedBundleIDs`).
+    public var broadcastPolicy = BroadcastPolicy()
 
     public init(
         keys: [ProviderKey], bundleIDs: Set<String> = [], initialMaxConcurrentStreams: UInt32 = 1,

@@ -3,6 +3,7 @@
 //   /3/device/<token>  -> header checks (DevicePushValidator) -> provider token (or client
 //                         certificate) -> payload checks -> 200 with apns-id (+ apns-unique-id)
 //   /control/v1/...    -> the delivery log, for tests
+//   /1/apps/..., /4/broadcasts/apps/... -> channel management and broadcasts (EmulatorHandler+Broadcast)
 //   anything else      -> 404 BadPath
 //
 // Per connection (userData): the key the connection is bound to, the last provider token seen and
@@ -32,15 +33,20 @@ final class EmulatorHandler: HTTP2RequestHandler {
     let clock: @Sendable () -> Int
     /// The trusted keys by key id.
     let keysByID: [String: EmulatorConfiguration.ProviderKey]
+    let channels: ChannelStore
+    let broadcastHook: BroadcastHook
 
     init(
-        configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector,
-        clock: @escaping @Sendable () -> Int
+        configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector = FaultInjector(),
+        clock: @escaping @Sendable () -> Int, channels: ChannelStore = ChannelStore(),
+        broadcastHook: BroadcastHook = BroadcastHook()
     ) {
         self.configuration = configuration
         self.log = log
         self.tokens = tokens
         self.faults = faults
+        self.channels = channels
+        self.broadcastHook = broadcastHook
         limiter = configuration.perTokenRateLimit.map(TokenRateLimiter.init(limit:))
         self.clock = clock
         keysByID = Dictionary(configuration.keys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
@@ -72,6 +78,10 @@ final class EmulatorHandler: HTTP2RequestHandler {
     /// Answers a provider request as APNs would (after any injected fault and its latency).
     func answer(_ request: HTTP2Request, responder: HTTP2Responder) {
         let path = request.path ?? ""
+        if Self.isBroadcastPath(path) {
+            handleBroadcast(request, path: path, responder: responder)
+            return
+        }
         var headers: [(name: String, value: String)] = []
         for header in request.headers where !header.name.starts(with: [UInt8(ascii: ":")]) {
             headers.append((header.nameString, header.valueString))
@@ -99,8 +109,10 @@ final class EmulatorHandler: HTTP2RequestHandler {
             }
             .flatMap { headers -> Result<ValidatedHeaders, PushRejection> in
                 if usesCertificate { return checkCertificate(responder.connection.peerCertificate, headers).map { headers } }
-                return authenticate(headers, state: state, connection: responder.connection)
-                    .flatMap { authorize(headers, state: state) }.map { headers }
+                return authenticate(
+                    authorization: headers.authorization, apnsID: headers.apnsID, state: state,
+                    connection: responder.connection
+                ).flatMap { authorize(headers, state: state) }.map { headers }
             }
             .flatMap { DevicePushValidator.validatePayload($0, body: request.body, policy: policy) }
             .flatMap { push -> Result<AcceptedPush, PushRejection> in
@@ -136,14 +148,15 @@ final class EmulatorHandler: HTTP2RequestHandler {
 
     /// The provider-token checks APNs makes, in order: present, valid, not expired, from the key
     /// this connection is bound to, not replaced within 20 minutes.
-    private func authenticate(
-        _ headers: ValidatedHeaders, state: ConnectionState, connection: HTTP2ServerConnectionContext
+    /// Broadcasts and channel management use it too, with their `apns-request-id` as `apnsID`.
+    func authenticate(
+        authorization: String?, apnsID: String, state: ConnectionState, connection: HTTP2ServerConnectionContext
     ) -> Result<Void, PushRejection> {
         let reject = { (reason: Reason) in
-            Result<Void, PushRejection>.failure(PushRejection(status: reason.status ?? 403, reason: reason, apnsID: headers.apnsID))
+            Result<Void, PushRejection>.failure(PushRejection(status: reason.status ?? 403, reason: reason, apnsID: apnsID))
         }
         let now = clock()
-        guard let authorization = headers.authorization, !authorization.isEmpty else { return reject(.missingProviderToken) }
+        guard let authorization, !authorization.isEmpty else { return reject(.missingProviderToken) }
         let token = authorization.lowercased().hasPrefix("bearer ") ? String(authorization.dropFirst(7)) : authorization
         if token == state.lastToken {
             // Already verified on this connection: only its age can have changed.

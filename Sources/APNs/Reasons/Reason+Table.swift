@@ -22,7 +22,7 @@ extension Reason {
         row(.missingDeviceToken, 400, .device, .never, "The device token is not in the request path."),
         row(.missingTopic, 400, .device, .never, "The apns-topic header is required with token authentication or a multi-topic certificate."),
         row(.payloadEmpty, 400, .all, .never, "The message payload is empty."),
-        row(.topicDisallowed, 400, [.device, .broadcast], .never, "Pushing to this topic is not allowed."),
+        row(.topicDisallowed, 400, .all, .never, "Pushing to this topic is not allowed."),
         row(.featureNotEnabled, 400, [.broadcast, .channels], .never, "Broadcast push is not enabled for this app."),
         row(.missingChannelId, 400, [.broadcast, .channels], .never, "The apns-channel-id header is missing."),
         row(.badChannelId, 400, [.broadcast, .channels], .never, "The apns-channel-id is malformed."),

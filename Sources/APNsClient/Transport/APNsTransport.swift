@@ -1,16 +1,25 @@
-/// An HTTP/2 response as the transport delivers it: the status, the two APNs headers a client
-/// reads, and the body (empty on success).
+/// An HTTP/2 response as the transport delivers it: the status, the APNs headers a client reads,
+/// and the body (empty on a device push's success).
 public struct RawResponse: Sendable, Equatable {
     public var status: Int
     public var apnsID: String?
     public var uniqueID: String?
     public var body: [UInt8]
+    /// `apns-request-id`, the id of broadcast and channel management answers (which carry no apns-id).
+    public var requestID: String?
+    /// `apns-channel-id`, in the answer to a channel create.
+    public var channelID: String?
 
-    public init(status: Int, apnsID: String? = nil, uniqueID: String? = nil, body: [UInt8] = []) {
+    public init(
+        status: Int, apnsID: String? = nil, uniqueID: String? = nil, body: [UInt8] = [], requestID: String? = nil,
+        channelID: String? = nil
+    ) {
         self.status = status
         self.apnsID = apnsID
         self.uniqueID = uniqueID
         self.body = body
+        self.requestID = requestID
+        self.channelID = channelID
     }
 }
 

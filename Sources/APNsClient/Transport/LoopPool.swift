@@ -140,10 +140,15 @@ final class LoopPool: @unchecked Sendable {
             return
         }
         headers.removeAll()
+        // The prebuilt block says POST: other methods (channel management) send every header.
+        let usesStaticHeaders = job.request.method == "POST"
         for (name, value) in job.request.headers {
             switch name {
             case ":method", ":scheme":
+                if !usesStaticHeaders { headers.append(name, name == ":scheme" ? scheme : value) }
                 continue
+            case ":authority" where !usesStaticHeaders:
+                headers.append(name, value)
             case ":authority":
                 if staticHeaders == nil {
                     staticHeaders = try? HTTP2HeaderBlock([":method": "POST", ":scheme": scheme, ":authority": value])
@@ -153,12 +158,15 @@ final class LoopPool: @unchecked Sendable {
                 headers.append(name, value, neverIndex: Self.neverIndexed.contains(name))
             }
         }
-        if staticHeaders == nil {
+        if staticHeaders == nil, usesStaticHeaders {
             headers.append(":method", "POST")
             headers.append(":scheme", scheme)
         }
         let remaining = Duration.nanoseconds(Int64(job.deadline &- now))
-        connection.submit(headers: staticHeaders, extraHeaders: headers, body: job.request.body, timeout: remaining) {
+        connection.submit(
+            headers: usesStaticHeaders ? staticHeaders : nil, extraHeaders: headers, body: job.request.body,
+            timeout: remaining
+        ) {
             [weak self] result in
             self?.complete(job, result) ?? job.finish(.failure(.shutDown))
         }
@@ -167,9 +175,17 @@ final class LoopPool: @unchecked Sendable {
     private func complete(_ job: Job, _ result: Result<HTTP2Response, HTTP2RequestFailure>) {
         switch result {
         case .success(let response):
-            job.finish(.success(RawResponse(
-                status: response.status, apnsID: response.headers.value(for: "apns-id"),
-                uniqueID: response.headers.value(for: "apns-unique-id"), body: response.body)))
+            let apnsID = response.headers.value(for: "apns-id")
+            var raw = RawResponse(
+                status: response.status, apnsID: apnsID, uniqueID: response.headers.value(for: "apns-unique-id"),
+                body: response.body)
+            if apnsID == nil {
+                // Broadcast and channel answers; device answers always carry apns-id, so their
+                // hot path skips these lookups.
+                raw.requestID = response.headers.value(for: "apns-request-id")
+                raw.channelID = response.headers.value(for: "apns-channel-id")
+            }
+            job.finish(.success(raw))
         case .failure(let failure):
             if !failure.mayHaveBeenProcessed, job.resends < Self.maximumResends, !shuttingDown {
                 job.resends += 1

@@ -6,6 +6,8 @@ public enum Command: Equatable, Sendable {
     case version
     /// Send notifications.
     case send(SendOptions)
+    /// Manage broadcast channels.
+    case channels(ChannelsOptions)
     /// Run the APNs emulator.
     case emulator(EmulatorOptions)
     /// Check a payload and its headers.

@@ -25,6 +25,7 @@ struct HeraldCommand: Sendable {
 
 let heraldCommandTable: [HeraldCommand] = [
     HeraldCommand(spec: .send) { parsed throws(UsageError) in .send(try SendOptions(parsed)) },
+    HeraldCommand(spec: .channels) { parsed throws(UsageError) in .channels(try ChannelsOptions(parsed)) },
     HeraldCommand(spec: .lint) { parsed throws(UsageError) in .lint(try LintOptions(parsed)) },
     HeraldCommand(spec: .emulator) { parsed throws(UsageError) in .emulator(try EmulatorOptions(parsed)) },
     HeraldCommand(spec: .jwt) { parsed throws(UsageError) in .jwt(try JWTOptions(parsed)) },

@@ -30,6 +30,9 @@ extension CommandSpec {
             OptionSpec(
                 "rate-limit", valueName: "N",
                 help: "Pushes per device token per second; more get 429 TooManyRequests (default: none)."),
+            OptionSpec(
+                "channel-limit", valueName: "N",
+                help: "Broadcast channels per app; more get CannotCreateChannelConfig (default 10000)."),
         ],
         discussion: """
             Checks every request as APNs does (method, path, token, headers, topic and suffix, priority, \
@@ -39,7 +42,9 @@ extension CommandSpec {
             creates a CA and a certificate for localhost, 127.0.0.1 and ::1 in the data directory and \
             prints where: pass that CA to clients (herald send --ca-file, curl --cacert). \
             GET /control/v1/deliveries lists what it answered; POST /control/v1/faults injects \
-            failures; GET /control/v1/stats counts answers. Stop it with Ctrl-C.
+            failures; GET /control/v1/stats counts answers. It also serves broadcast channels \
+            (/1/apps/BUNDLE_ID/channels, /all-channels) and broadcasts (/4/broadcasts/apps/BUNDLE_ID) on the \
+            same port: see 'herald channels'. Stop it with Ctrl-C.
 
             Several teams and keys: --config FILE with { "teams": [ { "teamId": "DEF123GHIJ", \
             "topics": ["com.example.app"], "keys": [ { "keyId": "ABC123DEFG", "authKey": "AuthKey.p8", \
@@ -72,6 +77,8 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var production: Bool
     public var rateLimit: Int?
     public var idleTimeoutSeconds: Int?
+    /// Broadcast channels per app (nil: APNs's 10,000).
+    public var channelLimit: Int?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         let listen = parsed.value("listen") ?? "127.0.0.1:2197"
@@ -117,6 +124,12 @@ public struct EmulatorOptions: Equatable, Sendable {
                 throw .invalidValue(option: "--idle-timeout", value: text, rule: "must be a whole number of seconds above 0")
             }
             idleTimeoutSeconds = value
+        }
+        if let text = parsed.value("channel-limit") {
+            guard let value = Int(text), value >= 0 else {
+                throw .invalidValue(option: "--channel-limit", value: text, rule: "must be a whole number, 0 or more")
+            }
+            channelLimit = value
         }
     }
 }

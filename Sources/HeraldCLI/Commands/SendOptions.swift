@@ -47,6 +47,8 @@ public struct SendOptions: Equatable, Sendable {
     public var force: Bool
     public var json: Bool
     public var quiet: Bool
+    /// Broadcast to this channel instead of device tokens (`topic` is then the bundle id).
+    public var channel: String?
 
     public init(
         credentials: Credentials, destination: Destination = .sandbox, payload: PayloadSource, topic: String? = nil,
@@ -54,8 +56,9 @@ public struct SendOptions: Equatable, Sendable {
         expiration: String? = nil, collapseID: String? = nil, apnsID: String? = nil, alternativePort: Bool = false,
         caFile: String? = nil, proxy: String? = nil, connections: Int? = nil, concurrency: Int? = nil,
         timeoutSeconds: Double? = nil, retries: Int? = nil, dryRun: Bool = false, force: Bool = false,
-        json: Bool = false, quiet: Bool = false
+        json: Bool = false, quiet: Bool = false, channel: String? = nil
     ) {
+        self.channel = channel
         self.credentials = credentials
         self.destination = destination
         self.payload = payload
@@ -92,43 +95,27 @@ public struct SendOptions: Equatable, Sendable {
             concurrency: try Self.count(parsed, "concurrency", in: 1...100_000),
             timeoutSeconds: try Self.seconds(parsed, "timeout"), retries: try Self.count(parsed, "retries", in: 0...10),
             dryRun: parsed.flag("dry-run"), force: parsed.flag("force"), json: parsed.flag("json"),
-            quiet: parsed.flag("quiet"))
-        if case .requests = payload {
+            quiet: parsed.flag("quiet"), channel: parsed.value("channel"))
+        if channel != nil {
+            if case .requests = payload {
+                throw .invalidValue(option: "--channel", value: nil, rule: "cannot be combined with --requests")
+            }
+            if !tokens.isEmpty || tokensFile != nil {
+                throw .invalidValue(
+                    option: "--channel", value: nil,
+                    rule: "broadcasts go to a channel, not to devices; drop --token and --tokens-file")
+            }
+            if collapseID != nil {
+                throw .invalidValue(option: "--collapse-id", value: nil, rule: "cannot be combined with --channel")
+            }
+            if topic == nil { throw .missingOption("--topic (the app's bundle id, for --channel)") }
+        } else if case .requests = payload {
             if !tokens.isEmpty || tokensFile != nil {
                 throw .invalidValue(option: "--requests", value: nil, rule: "carries its own tokens; drop --token and --tokens-file")
             }
         } else if tokens.isEmpty && tokensFile == nil {
-            throw .missingOption("--token (or --tokens-file, or --requests)")
+            throw .missingOption("--token (or --tokens-file, --requests or --channel)")
         }
-    }
-
-    private static func credentials(_ parsed: ParsedArguments) throws(UsageError) -> Credentials {
-        let token = ["auth-key", "key-id", "team-id"].filter { parsed.value($0) != nil }
-        if let cert = parsed.value("cert") {
-            if let first = token.first(where: { $0 == "auth-key" }) {
-                throw .invalidValue(option: "--cert", value: nil, rule: "cannot be combined with --\(first); choose token or certificate auth")
-            }
-            return .certificate(path: cert, keyPath: parsed.value("cert-key"), password: parsed.value("cert-password"))
-        }
-        if parsed.value("cert-key") != nil {
-            throw .missingOption("--cert (--cert-key is the key of a PEM --cert)")
-        }
-        guard let authKey = parsed.value("auth-key") else {
-            throw .missingOption("--auth-key with --key-id and --team-id, or --cert")
-        }
-        guard let keyID = parsed.value("key-id") else { throw .missingOption("--key-id (or HERALD_KEY_ID)") }
-        guard let teamID = parsed.value("team-id") else { throw .missingOption("--team-id (or HERALD_TEAM_ID)") }
-        return .token(authKeyPath: authKey, keyID: keyID, teamID: teamID)
-    }
-
-    private static func destination(_ parsed: ParsedArguments) throws(UsageError) -> Destination {
-        let chosen = ["sandbox", "production"].filter(parsed.flag) + (parsed.value("endpoint") != nil ? ["endpoint"] : [])
-        guard chosen.count <= 1 else {
-            throw .invalidValue(option: "--\(chosen[1])", value: nil, rule: "cannot be combined with --\(chosen[0])")
-        }
-        if parsed.flag("production") { return .production }
-        if let url = parsed.value("endpoint") { return .endpoint(url) }
-        return .sandbox
     }
 
     private static func payloadSource(_ parsed: ParsedArguments) throws(UsageError) -> PayloadSource {

@@ -49,6 +49,7 @@ struct EmulatorCommand {
             var configuration = EmulatorConfiguration(
                 keys: keys, bundleIDs: bundleIDs, sandbox: !options.production, perTokenRateLimit: options.rateLimit)
             configuration.idleTimeout = options.idleTimeoutSeconds.map { .seconds($0) }
+            if let limit = options.channelLimit { configuration.channelLimitPerApp = limit }
             emulator = try await Emulator.start(
                 configuration,
                 host: options.host, port: options.port, tls: tls, loops: loops, clock: context.now)

@@ -27,6 +27,8 @@ public func runHerald(_ arguments: [String], context: CommandContext = .system) 
         return ExitStatus.success
     case .send(let options):
         return await SendCommand(options: options, context: context).run()
+    case .channels(let options):
+        return await ChannelsCommand(options: options, context: context).run()
     case .emulator(let options):
         return await EmulatorCommand(options: options, context: context).run()
     case .lint(let options):

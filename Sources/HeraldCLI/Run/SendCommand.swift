@@ -8,6 +8,9 @@ struct SendCommand {
     let context: CommandContext
 
     func run() async -> Int32 {
+        if options.channel != nil {
+            return await BroadcastSend(options: options, context: context).run()
+        }
         if case .requests = options.payload {
             return await BulkSend(options: options, context: context).run()
         }

@@ -81,7 +81,7 @@ struct SendPlan {
         return tokens
     }
 
-    private static func readPayload(_ options: SendOptions, context: CommandContext) throws(Problem) -> EncodedPayload {
+    static func readPayload(_ options: SendOptions, context: CommandContext) throws(Problem) -> EncodedPayload {
         switch options.payload {
         case .input(let path):
             do {

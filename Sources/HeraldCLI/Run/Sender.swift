@@ -21,10 +21,21 @@ struct Sender {
 
     /// The client for these options; errors are worded for the user.
     func makeClient(defaultConnections: Int) throws(APNsClientError) -> APNsClient {
-        let endpoint = try Self.endpoint(for: options)
+        try Self.makeClient(
+            credentials: options.credentials, endpoint: try Self.endpoint(for: options), caFile: options.caFile,
+            proxy: options.proxy, connections: options.connections ?? defaultConnections, retries: options.retries ?? 2,
+            timeoutSeconds: options.timeoutSeconds, context: context)
+    }
+
+    /// A client with these credentials over a transport to `endpoint` (shared by `herald send`,
+    /// its `--channel` broadcasts and `herald channels`).
+    static func makeClient(
+        credentials choice: SendOptions.Credentials, endpoint: APNsEndpoint, caFile: String?, proxy: String?,
+        connections: Int, retries: Int, timeoutSeconds: Double?, context: CommandContext
+    ) throws(APNsClientError) -> APNsClient {
         let credentials: APNsClient.Credentials
         var identity: TransportConfiguration.ClientIdentity?
-        switch options.credentials {
+        switch choice {
         case .token(let path, let keyID, let teamID):
             let key: P256PrivateKey
             do {
@@ -45,15 +56,27 @@ struct Sender {
             identity = keyPath.map { .pem(certificatePath: path, keyPath: $0, password: password) }
                 ?? .pkcs12(path: path, password: password)
         }
-        let proxy = options.proxy ?? context.environment["HTTPS_PROXY"] ?? context.environment["https_proxy"]
+        let proxy = proxy ?? context.environment["HTTPS_PROXY"] ?? context.environment["https_proxy"]
         let transport = try context.makeTransport(TransportConfiguration(
-            endpoint: endpoint, caFile: options.caFile, clientIdentity: identity, proxy: proxy,
-            maximumConnections: options.connections ?? defaultConnections))
-        let retries = options.retries ?? 2
+            endpoint: endpoint, caFile: caFile, clientIdentity: identity, proxy: proxy, maximumConnections: connections))
         return APNsClient(
             endpoint: endpoint, credentials: credentials, transport: transport,
             retryPolicy: RetryPolicy(maximumAttempts: retries + 1),
-            requestTimeout: .milliseconds(Int64((options.timeoutSeconds ?? 30) * 1000)))
+            requestTimeout: .milliseconds(Int64((timeoutSeconds ?? 30) * 1000)))
+    }
+
+    /// Where broadcasts (`management` false) or channel management go for `destination`: Apple's
+    /// hosts for them, or the one `--endpoint` that serves everything.
+    static func broadcastEndpoint(
+        for destination: SendOptions.Destination, management: Bool
+    ) throws(APNsClientError) -> APNsEndpoint {
+        let endpoints: BroadcastEndpoints =
+            switch destination {
+            case .sandbox: .sandbox
+            case .production: .production
+            case .endpoint(let url): BroadcastEndpoints.matching(try APNsEndpoint(url: url))
+            }
+        return management ? endpoints.management : endpoints.broadcast
     }
 
     func send(_ notifications: [Notification]) async -> Int32 {
