@@ -44,7 +44,8 @@ let package = Package(
         .testTarget(name: "KeysTests", dependencies: ["Keys"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "Keys"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "Keys", "HeraldTestSupport"]),
-        .testTarget(name: "APNsClientTests", dependencies: ["APNsClient", "APNs", "HTTP2", "Keys", "HeraldTestSupport"]),
+        .testTarget(
+            name: "APNsClientTests", dependencies: ["APNsClient", "APNs", "Emulator", "HTTP2", "Keys", "HeraldTestSupport"]),
         .testTarget(name: "EmulatorTests", dependencies: ["Emulator", "APNsClient", "APNs", "HTTP2", "Keys", "HeraldTestSupport"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "APNs", "APNsClient", "HTTP2", "Keys", "HeraldTestSupport"]),
     ],

@@ -24,6 +24,8 @@ final class ScriptedTransport: APNsTransport {
     func shutdown() async {}
 }
 
+/// The client's behaviour, each test run against the scripted fake and against the emulator (the
+/// same script played as injected faults, over real loopback HTTP/2).
 @Suite(.timeLimit(.minutes(1)))
 struct APNsClientTests {
     let notification: Notification
@@ -35,112 +37,135 @@ struct APNsClientTests {
             payload: Payload.alert(body: "Hi"))
     }
 
-    static func error(_ status: Int, _ reason: String, timestamp: Int? = nil) -> Result<RawResponse, APNsClientError> {
-        let body = timestamp.map { #"{"reason":"\#(reason)","timestamp":\#($0)}"# } ?? #"{"reason":"\#(reason)"}"#
-        return .success(RawResponse(status: status, body: Array(body.utf8)))
+    func client(
+        _ backend: ClientBackend, credentials: APNsClient.Credentials? = nil,
+        prune: (@Sendable (APNsClient.PrunableToken) -> Void)? = nil
+    ) throws -> APNsClient {
+        APNsClient(
+            endpoint: backend.endpoint, credentials: try credentials ?? backend.credentials(), transport: backend.transport,
+            retryPolicy: fastRetries, onPrunableToken: prune)
     }
 
-    func client(_ transport: ScriptedTransport, credentials: APNsClient.Credentials = .certificate,
-                prune: (@Sendable (APNsClient.PrunableToken) -> Void)? = nil) -> APNsClient {
-        APNsClient(endpoint: .sandbox, credentials: credentials, transport: transport, retryPolicy: fastRetries,
-                   onPrunableToken: prune)
+    @Test(arguments: BackendKind.allCases)
+    func successReturnsTheApnsID(_ kind: BackendKind) async throws {
+        let backend = try await ClientBackend.make(kind)
+        let response = try await client(backend).send(notification)
+        #expect(backend.apnsIDs == [response.apnsID])
+        if let authorizations = backend.authorizations {
+            #expect(authorizations.isEmpty, "certificate auth sends no authorization header")
+        }
+        await backend.shutdown()
     }
 
-    @Test func successReturnsTheApnsID() async throws {
-        let transport = ScriptedTransport([])
-        let response = try await client(transport).send(notification)
-        #expect(transport.requests.count == 1)
-        #expect(response.apnsID == transport.requests[0].apnsID)
-        #expect(transport.requests[0].header("authorization") == nil)
-    }
-
-    @Test func retriesServiceUnavailableWithTheSameApnsID() async throws {
-        let transport = ScriptedTransport([Self.error(503, "ServiceUnavailable"), Self.error(500, "InternalServerError")])
-        let apnsClient = client(transport)
+    @Test(arguments: BackendKind.allCases)
+    func retriesServiceUnavailableWithTheSameApnsID(_ kind: BackendKind) async throws {
+        let backend = try await ClientBackend.make(kind, script: [.reject(503, .serviceUnavailable), .reject(500, .internalServerError)])
+        let apnsClient = try client(backend)
         _ = try await apnsClient.send(notification)
-        #expect(transport.requests.count == 3)
-        #expect(Set(transport.requests.map(\.apnsID)).count == 1)
+        #expect(backend.requestCount == 3)
+        #expect(Set(backend.apnsIDs).count == 1)
         let metrics = apnsClient.metrics
         #expect(metrics.sent == 3)
         #expect(metrics.retried == 2)
         #expect(metrics.succeeded == 1)
         #expect(metrics.inFlight == 0)
+        await backend.shutdown()
     }
 
-    @Test func givesUpAfterTheLastAttempt() async {
-        let transport = ScriptedTransport(Array(repeating: Self.error(429, "TooManyRequests"), count: 5))
-        let apnsClient = client(transport)
+    @Test(arguments: BackendKind.allCases)
+    func givesUpAfterTheLastAttempt(_ kind: BackendKind) async throws {
+        let backend = try await ClientBackend.make(kind, script: Array(repeating: .reject(429, .tooManyRequests), count: 5))
+        let apnsClient = try client(backend)
         await #expect(throws: APNsClientError.self) { try await apnsClient.send(notification) }
-        #expect(transport.requests.count == 3)
+        #expect(backend.requestCount == 3)
         #expect(apnsClient.metrics.failedByReason == ["TooManyRequests": 1])
+        await backend.shutdown()
     }
 
-    @Test func neverRetriesBadDeviceTokenAndReportsItForPruning() async {
+    @Test(arguments: BackendKind.allCases)
+    func neverRetriesBadDeviceTokenAndReportsItForPruning(_ kind: BackendKind) async throws {
         let pruned = Mutex<[APNsClient.PrunableToken]>([])
-        let transport = ScriptedTransport([Self.error(400, "BadDeviceToken")])
-        let apnsClient = client(transport, prune: { token in pruned.withLock { $0.append(token) } })
-        do {
-            _ = try await apnsClient.send(notification)
-            Issue.record("expected a rejection")
-        } catch {
-            #expect(error.reason == .badDeviceToken)
-        }
-        #expect(transport.requests.count == 1)
+        let backend = try await ClientBackend.make(kind, script: [.reject(400, .badDeviceToken)])
+        let apnsClient = try client(backend, prune: { token in pruned.withLock { $0.append(token) } })
+        let result = await apnsClient.result(for: notification)
+        #expect(result.failure?.reason == .badDeviceToken)
+        #expect(backend.requestCount == 1)
         #expect(pruned.withLock { $0.map(\.reason) } == [.badDeviceToken])
+        await backend.shutdown()
     }
 
-    @Test func pruneCallbackCarriesThe410Timestamp() async {
+    @Test(arguments: BackendKind.allCases)
+    func pruneCallbackCarriesThe410Timestamp(_ kind: BackendKind) async throws {
         let pruned = Mutex<[APNsClient.PrunableToken]>([])
-        let transport = ScriptedTransport([Self.error(410, "Unregistered", timestamp: 1_767_225_600_123)])
-        let apnsClient = client(transport, prune: { token in pruned.withLock { $0.append(token) } })
-        _ = try? await apnsClient.send(notification)
+        let backend = try await ClientBackend.make(kind, script: [.reject(410, .unregistered)])
+        let apnsClient = try client(backend, prune: { token in pruned.withLock { $0.append(token) } })
+        _ = await apnsClient.result(for: notification)
         let reported = pruned.withLock { $0 }
         #expect(reported.count == 1)
         #expect(reported.first?.token == notification.token)
-        #expect(reported.first?.invalidSinceMilliseconds == 1_767_225_600_123)
+        #expect(reported.first?.invalidSinceMilliseconds == ClientBackend.timestamp)
+        await backend.shutdown()
     }
 
-    @Test func transportFailureBeforeTheServerIsResent() async throws {
-        let transport = ScriptedTransport([.failure(.transport(TransportFailure(mayHaveReachedAPNs: false, message: "refused stream")))])
-        _ = try await client(transport).send(notification)
-        #expect(transport.requests.count == 2)
+    @Test(arguments: BackendKind.allCases)
+    func transportFailureBeforeTheServerIsResent(_ kind: BackendKind) async throws {
+        let backend = try await ClientBackend.make(kind, script: [.lostBeforeProcessing])
+        _ = try await client(backend).send(notification)
+        #expect(backend.requestCount == 2)
+        #expect(Set(backend.apnsIDs).count == 1, "the resend keeps the apns-id")
+        await backend.shutdown()
     }
 
-    @Test func transportFailureThatMayHaveBeenDeliveredIsNotResent() async {
-        let transport = ScriptedTransport([.failure(.transport(TransportFailure(mayHaveReachedAPNs: true, message: "connection reset")))])
-        await #expect(throws: APNsClientError.transport(TransportFailure(mayHaveReachedAPNs: true, message: "connection reset"))) {
-            try await client(transport).send(notification)
+    @Test(arguments: BackendKind.allCases)
+    func transportFailureThatMayHaveBeenDeliveredIsNotResent(_ kind: BackendKind) async throws {
+        let backend = try await ClientBackend.make(kind, script: [.lostAfterSending])
+        let result = await (try client(backend)).result(for: notification)
+        guard case .failure(.transport(let failure)) = result else {
+            Issue.record("expected a transport failure, got \(result)")
+            await backend.shutdown()
+            return
         }
-        #expect(transport.requests.count == 1)
+        #expect(failure.mayHaveReachedAPNs)
+        #expect(backend.requestCount == 1)
+        await backend.shutdown()
     }
 
-    @Test func expiredProviderTokenIsResignedOnceAndRetried() async throws {
-        let now = Atomic<Int>(1_700_000_000)
-        let signer = try ProviderTokenSigner(key: try P256PrivateKey.generate(), keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
-        let cache = try ProviderTokenCache(signer: signer, clock: { now.load(ordering: .relaxed) })
+    @Test(arguments: BackendKind.allCases)
+    func expiredProviderTokenIsResignedOnceAndRetried(_ kind: BackendKind) async throws {
+        let now = Atomic<Int>(1_767_225_600)
+        let clock: @Sendable () -> Int = { now.load(ordering: .relaxed) }
+        let backend = try await ClientBackend.make(
+            kind, script: [.reject(403, .expiredProviderToken), .reject(403, .expiredProviderToken)], clock: clock)
+        let cache = try ProviderTokenCache(signer: try backend.signer(), clock: clock)
         _ = try cache.token()
-        now.add(25 * 60, ordering: .relaxed)  // old enough to re-sign without TooManyProviderTokenUpdates
-        let transport = ScriptedTransport([Self.error(403, "ExpiredProviderToken"), Self.error(403, "ExpiredProviderToken")])
-        let apnsClient = client(transport, credentials: .token(cache))
-        do {
-            _ = try await apnsClient.send(notification)
-            Issue.record("the second ExpiredProviderToken must not be retried again")
-        } catch {
-            #expect(error.reason == .expiredProviderToken)
+        now.wrappingAdd(25 * 60, ordering: .relaxed)  // old enough to re-sign without TooManyProviderTokenUpdates
+        let apnsClient = try client(backend, credentials: .token(cache))
+        let result = await apnsClient.result(for: notification)
+        #expect(result.failure?.reason == .expiredProviderToken, "the second ExpiredProviderToken is not retried again")
+        #expect(backend.requestCount == 2)
+        if let authorizations = backend.authorizations {
+            #expect(authorizations.count == 2)
+            #expect(Set(authorizations).count == 2, "the retry carries a freshly signed token")
         }
-        #expect(transport.requests.count == 2)
-        let authorizations = transport.requests.compactMap { $0.header("authorization") }
-        #expect(authorizations.count == 2)
-        #expect(authorizations[0] != authorizations[1], "the retry carries a freshly signed token")
         #expect(cache.signatureCount == 2)
+        await backend.shutdown()
     }
 
-    @Test func oversizedPayloadIsRefusedBeforeAnyIO() async {
-        let transport = ScriptedTransport([])
+    @Test(arguments: BackendKind.allCases)
+    func oversizedPayloadIsRefusedBeforeAnyIO(_ kind: BackendKind) async throws {
+        let backend = try await ClientBackend.make(kind)
         var big = notification
         big.payload = EncodedPayload(bytes: Array(repeating: UInt8(ascii: " "), count: 4097))
-        await #expect(throws: APNsClientError.self) { try await client(transport).send(big) }
-        #expect(transport.requests.isEmpty)
+        await #expect(throws: APNsClientError.self) { try await client(backend).send(big) }
+        #expect(backend.requestCount == 0)
+        await backend.shutdown()
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }
 
@@ -162,6 +187,29 @@ struct BatchTests {
         #expect(seen.count == 500)
         #expect(transport.mostInFlight.load(ordering: .relaxed) <= 8)
         #expect(transport.mostInFlight.load(ordering: .relaxed) > 1)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct EmulatorBatchTests {
+    /// The batch API against the emulator: every notification gets exactly one result, and the
+    /// emulator saw each once.
+    @Test func everyNotificationGetsOneResultFromTheEmulator() async throws {
+        let backend = try await ClientBackend.make(.emulator)
+        let client = APNsClient(endpoint: backend.endpoint, credentials: try backend.credentials(), transport: backend.transport)
+        let notifications = try (0..<500).map { index in
+            Notification(
+                token: try DeviceToken(hex: String(format: "%064x", index)), topic: try Topic("com.example.app"),
+                payload: Payload.alert(body: "n\(index)"))
+        }
+        var results: [String: Int] = [:]
+        await client.sendAll(notifications, concurrency: 64) { notification, result in
+            results[notification.token.hex, default: 0] += 1
+            #expect((try? result.get()) != nil)
+        }
+        #expect(results.count == 500 && results.values.allSatisfy { $0 == 1 })
+        #expect(backend.requestCount == 500)
+        await backend.shutdown()
     }
 }
 

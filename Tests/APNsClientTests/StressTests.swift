@@ -1,5 +1,7 @@
 import APNs
 import APNsClient
+import Emulator
+import Keys
 import HTTP2
 import Synchronization
 import Testing
@@ -127,5 +129,66 @@ struct StressTests {
         case .timedOut: "timeout"
         default: "other: \(error)"
         }
+    }
+}
+
+/// The same stress, against Herald's emulator with its fault injection: every answer is an APNs
+/// answer (validation and provider tokens included), faults are declared through the same API tests use.
+@Suite(.timeLimit(.minutes(3)))
+struct EmulatorStressTests {
+    @Test func twentyThousandRequestsThroughTheEmulatorsFaults() async throws {
+        let total = 20_000
+        let key = try P256PrivateKey.generate()
+        let loops = try EventLoopGroup(loopCount: 2, name: "emulator-stress")
+        let emulator = try await Emulator.start(
+            EmulatorConfiguration(keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)]),
+            loops: loops)
+        let faults: [Fault] = [
+            Fault(action: .respond(status: 503, reason: .serviceUnavailable), selection: .fraction(0.02)),
+            Fault(action: .respond(status: 500, reason: .internalServerError), selection: .fraction(0.02)),
+            Fault(action: .respond(status: 429, reason: .tooManyRequests), selection: .fraction(0.02)),
+            Fault(action: .reset(.refusedStream), selection: .fraction(0.04)),
+            Fault(action: .delay, selection: .fraction(0.01), latencyMilliseconds: 20),
+            Fault(action: .goAway(reason: .shutdown), selection: .fraction(0.0005)),
+            Fault(action: .disconnect, selection: .fraction(0.0003)),
+        ]
+        for fault in faults { emulator.faults.add(fault) }
+        let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(emulator.port)")
+        let transport = try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint, maximumConnections: 4))
+        let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+        let client = APNsClient(
+            endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer)), transport: transport,
+            retryPolicy: RetryPolicy(maximumAttempts: 4, baseDelay: .microseconds(200), maximumDelay: .milliseconds(2)),
+            requestTimeout: .seconds(20))
+        let note = APNs.Notification(
+            token: try DeviceToken(hex: String(repeating: "cd", count: 32)), topic: try Topic("com.example.app"),
+            payload: Payload.alert(body: "stress"))
+
+        var succeeded = 0
+        var failed: [String: Int] = [:]
+        await client.sendAll(Array(repeating: note, count: total), concurrency: 400) { _, result in
+            switch result {
+            case .success: succeeded += 1
+            case .failure(let error): failed[StressTests.label(error), default: 0] += 1
+            }
+        }
+        let failures = failed.values.reduce(0, +)
+        #expect(succeeded + failures == total, "every request ended exactly once")
+        #expect(Set(failed.keys).isSubset(of: ["InternalServerError", "ServiceUnavailable", "TooManyRequests", "transport"]), "\(failed)")
+        #expect(succeeded > total * 9 / 10, "\(succeeded) succeeded, \(failed)")
+        let metrics = client.metrics
+        #expect(metrics.succeeded == succeeded && metrics.failed == failures && metrics.inFlight == 0)
+        let counts = emulator.log.counts
+        // Every success was accepted once; the only accepted requests the client did not see succeed
+        // are those whose answer died with a dropped connection (reported "may have reached APNs").
+        let accepted = counts.byStatus[200] ?? 0
+        #expect(accepted >= succeeded && accepted <= succeeded + failed["transport", default: 0], "\(accepted) accepted, \(failed)")
+        #expect(counts.total >= total, "resends add requests, never fewer than sent")
+        let applied = emulator.faults.list().map(\.applied)
+        #expect(applied.prefix(5).allSatisfy { $0 > 0 }, "every common fault was injected: \(applied)")
+
+        await client.shutdown()
+        await emulator.shutdown()
+        await loops.shutdown()
     }
 }

@@ -122,6 +122,13 @@ public final class HTTP2ServerSession {
             next += 1
             switch event {
             case .requestReady(let slot):
+                let streamID = engine.slots[slot].streamID
+                if streamID > engine.refusingAbove {
+                    // Above our GOAWAY's last-stream-id: the client was told it was not processed.
+                    engine.slots[slot].delivered = false
+                    try? engine.resetStream(streamID, errorCode: .refusedStream)
+                    continue
+                }
                 var request = engine.takeRequest(slot)
                 delegate?.session(self, didReceive: request)
                 engine.recycle(slot, headers: &request.headers, body: &request.body)

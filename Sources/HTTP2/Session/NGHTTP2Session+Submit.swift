@@ -143,6 +143,7 @@ extension NGHTTP2Session {
         }
         guard result == 0 else { throw HTTP2Error.library("nghttp2_submit_goaway", Int(result)) }
         localGoAwaysPending += 1
+        if role == .server { refusingAbove = min(refusingAbove, last) }
     }
 
     /// Server: the first of a graceful shutdown's two GOAWAYs (last-stream-id 2^31-1).

@@ -55,6 +55,9 @@ final class NGHTTP2Session {
     private var isDead = false
     /// GOAWAY frames this side asked for that nghttp2 has not yet sent (the others are nghttp2's own).
     var localGoAwaysPending = 0
+    /// Server: the lowest last-stream-id of the GOAWAYs this side queued. Requests above it are not
+    /// processed (they are refused), even those already received and waiting to be delivered.
+    var refusingAbove: Int32 = .max
     /// nghttp2's last error message (error_callback2), for a GOAWAY that carries no reason.
     var lastLibraryMessage = ""
     /// Reused nghttp2_nv array for submits, and ":status" plus three digits for responses.
