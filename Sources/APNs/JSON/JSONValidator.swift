@@ -43,7 +43,7 @@ public enum JSONValidator {
 
 /// The scanner behind ``JSONValidator``: each `scan` returns false (and sets `failure`) where the
 /// parser would throw.
-private struct JSONScanner {
+struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0

@@ -31,13 +31,24 @@ public enum DevicePushValidator {
         func reject(_ reason: Reason) -> Result<AcceptedPush, PushRejection> {
             .failure(rejection(reason, apnsID: headers.apnsID))
         }
-        guard !body.isEmpty else { return reject(.payloadEmpty) }
-        guard case .object = try? JSONValue(parsing: body) else { return reject(policy.invalidJSONReason) }
-        guard body.count <= headers.pushType.payloadLimit else { return reject(.payloadTooLarge) }
+        if let reason = body.withUnsafeBufferPointer({ payloadProblem($0, pushType: headers.pushType, policy: policy) }) {
+            return reject(reason)
+        }
         return .success(
             AcceptedPush(
                 token: headers.token, topic: headers.topic, pushType: headers.pushType, priority: headers.priority,
                 expiration: headers.expiration, collapseID: headers.collapseID, apnsID: headers.apnsID, payload: body))
+    }
+
+    /// The payload checks without a value tree (``JSONValidator``): empty, not a JSON object, too
+    /// large for `pushType`, in that order; nil when the payload passes.
+    public static func payloadProblem(
+        _ body: UnsafeBufferPointer<UInt8>, pushType: PushType, policy: DevicePushPolicy
+    ) -> Reason? {
+        guard !body.isEmpty else { return .payloadEmpty }
+        guard JSONValidator.validate(body).isObject else { return policy.invalidJSONReason }
+        guard body.count <= pushType.payloadLimit else { return .payloadTooLarge }
+        return nil
     }
 
     /// Both phases (when auth is not needed, e.g. certificate auth already checked at TLS).
@@ -140,7 +151,7 @@ public enum DevicePushValidator {
 
     /// The topic pushed to: the header's, which must carry the push type's suffix (`BadTopic`),
     /// or the policy's default, given the push type's suffix when it lacks it.
-    private static func resolveTopic(
+    static func resolveTopic(
         header: String?, pushType: PushType, policy: DevicePushPolicy, reject: (Reason) -> PushRejection
     ) throws(PushRejection) -> Topic? {
         if let header {

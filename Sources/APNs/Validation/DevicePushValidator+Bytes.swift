@@ -1,0 +1,253 @@
+// The header phase of DevicePushValidator over raw header bytes, for the emulator's hot path: the
+// same checks in the same order with the same reasons, but no dictionary, no `String` per header
+// and no typed header value made only to be thrown away. Names are compared in ASCII lowercase, the
+// known headers' first values are kept as field indices.
+//
+// Where the String-based phase applies Unicode rules, bytes and Strings can disagree: a non-ASCII
+// header name (names are lowercased and compared as Strings, with canonical equivalence), a
+// non-ASCII path (`hasPrefix` compares grapheme clusters, and a combining mark after "/3/device/"
+// joins the slash), a collapse id that is not UTF-8 (counted after repair). Those answer
+// `.unsupported`, and the caller runs `validateHeaders`. Everything else the two phases answer
+// alike; DevicePushScanTests checks that on every validator test case and on random mutations.
+
+extension DevicePushValidator {
+    /// The header phase over bytes: `.accepted`/`.rejected` exactly as
+    /// ``validateHeaders(_:policy:)`` answers the same request (a generated `apns-id` aside),
+    /// or `.unsupported` when only the String-based phase can tell.
+    public static func scanHeaders(
+        _ fields: some RawHeaderFields, method: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>,
+        policy: DevicePushPolicy
+    ) -> DevicePushHeaderScan {
+        guard path.allSatisfy({ $0 < 0x80 }) else { return .unsupported }
+        var known = KnownFields()
+        var repeated = false
+        var apnsIDRepeated = false
+        for index in 0..<fields.fieldCount {
+            let name = fields.name(at: index)
+            guard name.allSatisfy({ $0 < 0x80 }) else { return .unsupported }
+            var seen = false
+            for earlier in 0..<index where equalIgnoringASCIICase(name, fields.name(at: earlier)) {
+                seen = true
+                break
+            }
+            let kind = KnownField.of(name)
+            if seen {
+                repeated = true
+                if kind == .apnsID { apnsIDRepeated = true }
+            } else if let kind {
+                known[kind] = index
+            }
+        }
+
+        var requestID: Int?
+        var apnsIDMalformed = false
+        if let index = known[.apnsID], !apnsIDRepeated {
+            if isUUID(fields.value(at: index)) { requestID = index } else { apnsIDMalformed = true }
+        }
+        func reject(_ reason: Reason) -> DevicePushHeaderScan {
+            let id = requestID.map { String(decoding: fields.value(at: $0), as: UTF8.self).lowercased() }
+            return .rejected(rejection(reason, apnsID: id ?? APNsID.random().value))
+        }
+        func value(_ kind: KnownField) -> UnsafeBufferPointer<UInt8>? { known[kind].map(fields.value(at:)) }
+
+        if repeated { return reject(.duplicateHeaders) }
+        if apnsIDMalformed { return reject(.badMessageId) }
+        guard method.elementsEqual("POST".utf8) else { return reject(.methodNotAllowed) }
+
+        if path.elementsEqual("/3/device".utf8) || path.elementsEqual(pathPrefix.utf8) {
+            return reject(.missingDeviceToken)
+        }
+        let tokenOffset = ScannedPushHeaders.tokenOffset
+        guard path.starts(with: pathPrefix.utf8) else { return reject(.badPath) }
+        let token = UnsafeBufferPointer(rebasing: path[tokenOffset...])
+        guard !token.contains(UInt8(ascii: "/")) else { return reject(.badPath) }
+
+        let topicField = known[.topic].flatMap { fields.value(at: $0).isEmpty ? nil : $0 }
+        if topicField == nil, policy.defaultTopic == nil, policy.topicRequired { return reject(.missingTopic) }
+
+        if let collapseID = value(.collapseID) {
+            if !collapseID.allSatisfy({ $0 < 0x80 }), !JSONScanner.isValidUTF8(collapseID) { return .unsupported }
+            guard (1...CollapseID.maximumBytes).contains(collapseID.count) else { return reject(.badCollapseId) }
+        }
+
+        var priority = Priority.immediate
+        if let text = value(.priority) {
+            if text.elementsEqual("10".utf8) {
+                priority = .immediate
+            } else if text.elementsEqual("5".utf8) {
+                priority = .powerConsiderate
+            } else if text.elementsEqual("1".utf8) {
+                priority = .low
+            } else {
+                return reject(.badPriority)
+            }
+        }
+
+        var pushType = PushType.alert
+        if let text = value(.pushType) {
+            guard let parsed = PushType.allCases.first(where: { text.elementsEqual($0.rawValue.utf8) }) else {
+                return reject(.invalidPushType)
+            }
+            pushType = parsed
+        }
+
+        var expiration: Expiration?
+        if let text = value(.expiration) {
+            guard let seconds = decimal(text) else { return reject(.badExpirationDate) }
+            expiration = seconds == 0 ? .immediately : .at(unixSeconds: seconds)
+        }
+
+        guard token.count % 2 == 0, token.allSatisfy({ Hex.value(of: $0) != nil }) else {
+            return reject(.badDeviceToken)
+        }
+
+        var defaultTopic: Topic?
+        if let topicField {
+            let topic = fields.value(at: topicField)
+            guard topic.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return reject(.badTopic) }
+            let bundleIDCount = topic.count - suffixCount(topic)
+            if let required = pushType.topicSuffix,
+                !UnsafeBufferPointer(rebasing: topic[bundleIDCount...]).elementsEqual(required.utf8)
+            {
+                return reject(.badTopic)
+            }
+            if let allowed = policy.allowedBundleIDs {
+                let bundleID = UnsafeBufferPointer(rebasing: topic[..<bundleIDCount])
+                let covered = allowed.contains { $0.utf8.elementsEqual(bundleID) || $0.utf8.elementsEqual(topic) }
+                if !covered { return reject(.topicDisallowed) }
+            }
+        } else {
+            do {
+                defaultTopic = try resolveTopic(header: nil, pushType: pushType, policy: policy) { reason in
+                    rejection(reason, apnsID: "")
+                }
+            } catch {
+                return reject(error.reason)
+            }
+            if let allowed = policy.allowedBundleIDs, let topic = defaultTopic,
+                !allowed.contains(topic.bundleID), !allowed.contains(topic.value)
+            {
+                return reject(.topicDisallowed)
+            }
+        }
+
+        if pushType == .background, priority == .immediate, policy.backgroundPriority10IsRejected {
+            return reject(.badPriority)
+        }
+        return .accepted(
+            ScannedPushHeaders(
+                pushType: pushType, priority: priority, expiration: expiration, apnsIDField: requestID,
+                topicField: topicField, defaultTopic: defaultTopic, collapseIDField: known[.collapseID],
+                authorizationField: known[.authorization]))
+    }
+
+    /// The length of the known push-type suffix `topic` ends in (0 for none), as `Topic.bundleID`
+    /// strips it: longest first, never the whole topic.
+    private static func suffixCount(_ topic: UnsafeBufferPointer<UInt8>) -> Int {
+        for suffix in PushType.knownSuffixes {
+            let count = suffix.utf8.count
+            if topic.count > count,
+                UnsafeBufferPointer(rebasing: topic[(topic.count - count)...]).elementsEqual(suffix.utf8)
+            {
+                return count
+            }
+        }
+        return 0
+    }
+
+    /// Decimal digits that fit an `Int`, as `Expiration(headerValue:)` accepts them.
+    private static func decimal(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !text.isEmpty else { return nil }
+        var value = 0
+        for byte in text {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            if overflow1 || overflow2 { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    /// A UUID in 8-4-4-4-12 hex digits, either case, as `APNsID` accepts it.
+    static func isUUID(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count == 36 else { return false }
+        for (position, byte) in text.enumerated() {
+            let isDash = position == 8 || position == 13 || position == 18 || position == 23
+            guard isDash ? byte == UInt8(ascii: "-") : Hex.value(of: byte) != nil else { return false }
+        }
+        return true
+    }
+
+    static func equalIgnoringASCIICase(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool
+    {
+        guard left.count == right.count else { return false }
+        for index in 0..<left.count where asciiLowercase(left[index]) != asciiLowercase(right[index]) {
+            return false
+        }
+        return true
+    }
+
+    static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+    }
+}
+
+/// The headers the device-push header phase reads.
+enum KnownField: Int, CaseIterable {
+    case apnsID, topic, collapseID, priority, pushType, expiration, authorization
+
+    var name: StaticString {
+        switch self {
+        case .apnsID: "apns-id"
+        case .topic: "apns-topic"
+        case .collapseID: "apns-collapse-id"
+        case .priority: "apns-priority"
+        case .pushType: "apns-push-type"
+        case .expiration: "apns-expiration"
+        case .authorization: "authorization"
+        }
+    }
+
+    /// The known header `name` names (compared in ASCII lowercase), if any.
+    static func of(_ name: UnsafeBufferPointer<UInt8>) -> KnownField? {
+        for field in allCases {
+            let expected = UnsafeBufferPointer(start: field.name.utf8Start, count: field.name.utf8CodeUnitCount)
+            if DevicePushValidator.equalIgnoringASCIICase(name, expected) { return field }
+        }
+        return nil
+    }
+}
+
+/// The first field index of each known header, without a dictionary.
+struct KnownFields {
+    private var indices = (-1, -1, -1, -1, -1, -1, -1)
+
+    subscript(field: KnownField) -> Int? {
+        get {
+            let index =
+                switch field {
+                case .apnsID: indices.0
+                case .topic: indices.1
+                case .collapseID: indices.2
+                case .priority: indices.3
+                case .pushType: indices.4
+                case .expiration: indices.5
+                case .authorization: indices.6
+                }
+            return index < 0 ? nil : index
+        }
+        set {
+            let index = newValue ?? -1
+            switch field {
+            case .apnsID: indices.0 = index
+            case .topic: indices.1 = index
+            case .collapseID: indices.2 = index
+            case .priority: indices.3 = index
+            case .pushType: indices.4 = index
+            case .expiration: indices.5 = index
+            case .authorization: indices.6 = index
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// The regular header fields of a request as bytes (pseudo-headers excluded), in arrival order:
+/// what ``DevicePushValidator/scanHeaders(_:method:path:policy:)`` reads instead of a `String` per
+/// header.
+///
+/// The buffers returned must stay valid while the validator runs and while the caller uses the
+/// field indices of its ``ScannedPushHeaders`` (an HTTP/2 server hands out views of the request's
+/// header storage).
+public protocol RawHeaderFields {
+    /// The number of fields.
+    var fieldCount: Int { get }
+    /// The name of field `index` (HTTP/2 sends names in lowercase).
+    func name(at index: Int) -> UnsafeBufferPointer<UInt8>
+    /// The value of field `index`.
+    func value(at index: Int) -> UnsafeBufferPointer<UInt8>
+}
+
+/// The headers of a device push that passed the header phase, read from bytes: parsed values, and
+/// the indices of the fields whose bytes the caller still needs (no `String` made for them).
+public struct ScannedPushHeaders: Sendable, Equatable {
+    /// `apns-push-type`; `alert` when absent.
+    public let pushType: PushType
+    /// `apns-priority`; 10 when absent.
+    public let priority: Priority
+    public let expiration: Expiration?
+    /// The field of the request's `apns-id` (a valid UUID, in either case: answer it in lowercase);
+    /// nil when the request sent none and the answer needs a generated one.
+    public let apnsIDField: Int?
+    /// The field of `apns-topic` (valid for the push type); nil when absent or empty.
+    public let topicField: Int?
+    /// The policy's default topic (with the push type's suffix) when `apns-topic` is absent.
+    public let defaultTopic: Topic?
+    public let collapseIDField: Int?
+    public let authorizationField: Int?
+
+    /// Where the device token's hex digits start in the path.
+    public static let tokenOffset = DevicePushValidator.pathPrefix.utf8.count
+}
+
+/// The outcome of ``DevicePushValidator/scanHeaders(_:method:path:policy:)``.
+public enum DevicePushHeaderScan: Sendable, Equatable {
+    case accepted(ScannedPushHeaders)
+    case rejected(PushRejection)
+    /// Bytes whose meaning depends on Unicode rules (a non-ASCII header name or path, a collapse id
+    /// that is not UTF-8): answer with ``DevicePushValidator/validateHeaders(_:policy:)`` instead.
+    case unsupported
+}
+
+extension ScannedPushHeaders {
+    /// The same headers as ``DevicePushValidator/validateHeaders(_:policy:)`` returns them (makes the
+    /// strings; a generated `apns-id` when the request sent none). nil only for a `path` other than
+    /// the one scanned.
+    public func validatedHeaders(_ fields: some RawHeaderFields, path: UnsafeBufferPointer<UInt8>) -> ValidatedHeaders?
+    {
+        func text(_ index: Int?) -> String? {
+            index.map { String(decoding: fields.value(at: $0), as: UTF8.self) }
+        }
+        guard path.count > Self.tokenOffset else { return nil }
+        let tokenText = String(decoding: UnsafeBufferPointer(rebasing: path[Self.tokenOffset...]), as: UTF8.self)
+        guard let token = try? DeviceToken(hex: tokenText) else { return nil }
+        return ValidatedHeaders(
+            token: token,
+            topic: text(topicField).flatMap { try? Topic($0) } ?? defaultTopic, pushType: pushType,
+            priority: priority, expiration: expiration,
+            collapseID: text(collapseIDField).flatMap { try? CollapseID($0) },
+            apnsID: text(apnsIDField)?.lowercased() ?? APNsID.random().value, authorization: text(authorizationField))
+    }
+}
