@@ -20,6 +20,8 @@ final class EmulatorHandler: HTTP2RequestHandler {
         var lastToken: String?
         var lastIssuedAt = 0
         var raised = false
+        /// The quick path's scratch (EmulatorHandler+QuickPath).
+        let quick = QuickPathState()
     }
 
     let configuration: EmulatorConfiguration
@@ -60,6 +62,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
     }
 
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
+        if faults.isEmpty, answerQuickly(request, responder: responder) { return }
         let path = request.path ?? ""
         if path.hasPrefix("/control/v1/") {
             ControlAPI(log: log, tokens: tokens, faults: faults, server: server, clock: clock).handle(request, responder: responder)

@@ -24,10 +24,11 @@ public struct SequenceOutcome: Sendable {
 /// Opens one connection on `loop` and sends `requests` one after another on it, each once the
 /// previous one was answered. With `awaitClose`, waits for the server to end the connection (GOAWAY
 /// then close) after the last answer, instead of closing it; `whenAnswered` runs after the last
-/// answer, before that wait (to shut a server down, say).
+/// answer, before that wait (to shut a server down, say); `beforeEach` runs before each request is sent.
 public func sendSequence(
     on loop: EventLoop, _ configuration: HTTP2ClientConnection.Configuration, _ requests: [RawRequest],
-    awaitClose: Bool = false, whenAnswered: (@Sendable () -> Void)? = nil
+    awaitClose: Bool = false, whenAnswered: (@Sendable () -> Void)? = nil,
+    beforeEach: (@Sendable (Int) -> Void)? = nil
 ) async -> SequenceOutcome {
     await withCheckedContinuation { continuation in
         loop.execute {
@@ -42,6 +43,7 @@ public func sendSequence(
                     }
                     return
                 }
+                beforeEach?(index)
                 let request = requests[index]
                 var headers = HTTP2HeaderBuffer()
                 headers.append(":method", request.method)

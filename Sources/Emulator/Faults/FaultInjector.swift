@@ -58,6 +58,9 @@ public final class FaultInjector: Sendable {
         state.withLock { $0.entries.map { ($0.id, $0.fault, $0.applied) } }
     }
 
+    /// Whether no fault is declared (one atomic load).
+    var isEmpty: Bool { active.load(ordering: .acquiring) == 0 }
+
     /// Faults applied since the emulator started.
     public var injectedCount: Int { state.withLock { $0.injected } }
 

@@ -1,0 +1,204 @@
+// The emulator's hot path: a device push on a token-authenticated connection that APNs accepts,
+// answered from the request's header bytes.
+//
+//   /3/device/<token>, no fault declared, no rate limit, no client certificate
+//     -> scanHeaders over the raw header bytes (no String per header)
+//     -> token not unregistered
+//     -> authorization identical, byte for byte, to the one last accepted on this connection
+//        (else the full provider-token check, once per token)
+//     -> the key may push to this topic here -> payload checks over bytes (JSONValidator)
+//     -> 200: apns-id (the request's, lowercased, or generated) and apns-unique-id written into a
+//        reused header buffer; the delivery recorded
+//
+// Anything else (a rejection of any kind, a Unicode corner the byte scan leaves to Strings) goes to
+// `answer`, which validates the request again from the start and answers it. The quick path changes
+// no state before it knows the answer is 200, except accepting a new provider token, which `answer`
+// then finds already accepted (exactly what it would have done itself), so the answers are the ones
+// `answer` alone gives.
+
+import APNs
+import HTTP2
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Per-connection scratch for the quick path. Loop-confined, like the connection.
+final class QuickPathState {
+    /// The `authorization` header last accepted on this connection, byte for byte.
+    var lastAuthorization: [UInt8] = []
+    /// `ConnectionState.lastToken` when `lastAuthorization` was accepted: if it has changed since
+    /// (`answer` accepted another token), the bytes no longer say which token is current.
+    var acceptedToken: String?
+    /// The answer's headers, refilled per answer (nghttp2 copies them when the answer is submitted).
+    var headers = HTTP2HeaderBuffer()
+    /// For generated ids: seeded once per connection from the system generator. An emulator's ids
+    /// must be unique, not unpredictable.
+    var random: SplitMix64
+    var apnsID = [UInt8](repeating: 0, count: 36)
+    var uniqueID = [UInt8](repeating: 0, count: 36)
+
+    init() {
+        var system = SystemRandomNumberGenerator()
+        random = SplitMix64(seed: system.next())
+    }
+}
+
+extension EmulatorHandler {
+    /// Answers `request` if it is an accepted device push on the quick path; false when `answer`
+    /// must (nothing has been sent then).
+    func answerQuickly(_ request: HTTP2Request, responder: HTTP2Responder) -> Bool {
+        guard limiter == nil, responder.connection.peerCertificate == nil,
+            let state = responder.connection.userData as? ConnectionState
+        else { return false }
+        let headers = request.headers
+        return headers.withUnsafeStorage { storage in
+            let fields = ReceivedHeaderFields(headers: headers, storage: storage)
+            guard let method = fields.pseudo(":method"), let path = fields.pseudo(":path"),
+                path.starts(with: "/3/device/".utf8)
+            else { return false }
+            var policy = configuration.policy
+            if !configuration.bundleIDs.isEmpty { policy.allowedBundleIDs = configuration.bundleIDs }
+            policy.topicRequired = true
+            guard
+                case .accepted(let scan) = DevicePushValidator.scanHeaders(
+                    fields, method: method, path: path, policy: policy)
+            else { return false }
+            let tokenBytes = UnsafeBufferPointer(rebasing: path[ScannedPushHeaders.tokenOffset...])
+            let token = String(unsafeUninitializedCapacity: tokenBytes.count) { buffer in
+                for (index, byte) in tokenBytes.enumerated() { buffer[index] = byte | (byte >= 0x41 ? 0x20 : 0) }
+                return tokenBytes.count
+            }
+            guard tokens.unregisteredAt(token) == nil,
+                acceptAuthorization(scan.authorizationField.map(fields.value(at:)), state: state, responder: responder),
+                keyMayPush(scan, fields: fields, state: state),
+                request.body.withUnsafeBufferPointer({
+                    DevicePushValidator.payloadProblem($0, pushType: scan.pushType, policy: policy) == nil
+                })
+            else { return false }
+
+            let quick = state.quick
+            if let field = scan.apnsIDField {
+                let id = fields.value(at: field)
+                for index in 0..<36 { quick.apnsID[index] = id[index] | (id[index] >= 0x41 ? 0x20 : 0) }
+            } else {
+                Self.writeUUID(&quick.apnsID, using: &quick.random)
+            }
+            quick.headers.removeAll()
+            quick.headers.append(name: Self.apnsIDName, value: quick.apnsID)
+            if configuration.sandbox {
+                Self.writeUUID(&quick.uniqueID, using: &quick.random)
+                quick.headers.append(name: Self.uniqueIDName, value: quick.uniqueID)
+            }
+            responder.respond(status: 200, headerBlock: nil, extraHeaders: quick.headers, body: [])
+            let topic =
+                scan.topicField.map { String(decoding: fields.value(at: $0), as: UTF8.self) }
+                ?? scan.defaultTopic?.value
+            record(
+                token, topic, scan.pushType.rawValue, scan.priority.rawValue,
+                String(decoding: quick.apnsID, as: UTF8.self),
+                configuration.sandbox ? String(decoding: quick.uniqueID, as: UTF8.self) : nil, 200, nil, request.body)
+            return true
+        }
+    }
+
+    /// Whether the provider token is accepted: the header this connection last accepted, byte for
+    /// byte and not yet expired, or a new one that passes ``authenticate``.
+    private func acceptAuthorization(
+        _ header: UnsafeBufferPointer<UInt8>?, state: ConnectionState, responder: HTTP2Responder
+    ) -> Bool {
+        guard let header, !header.isEmpty else { return false }
+        let quick = state.quick
+        let same =
+            header.count == quick.lastAuthorization.count
+            && quick.lastAuthorization.withUnsafeBufferPointer { last in
+                guard let left = last.baseAddress, let right = header.baseAddress else { return false }
+                return memcmp(left, right, header.count) == 0
+            }
+        // Comparing the same String storage is one pointer comparison.
+        if same, let accepted = quick.acceptedToken, state.lastToken == accepted {
+            return clock() - state.lastIssuedAt <= ProviderTokenVerifier.lifetimeSeconds
+        }
+        let text = String(decoding: header, as: UTF8.self)
+        guard
+            case .success = authenticate(
+                authorization: text, apnsID: "", state: state, connection: responder.connection)
+        else { return false }
+        quick.lastAuthorization = Array(header)
+        quick.acceptedToken = state.lastToken
+        return true
+    }
+
+    /// ``authorize`` without the strings: the bound key is valid in this environment and its team
+    /// owns the topic.
+    private func keyMayPush(_ scan: ScannedPushHeaders, fields: ReceivedHeaderFields, state: ConnectionState) -> Bool {
+        guard let keyID = state.boundKeyID, let key = keysByID[keyID] else { return true }
+        switch (key.environment, configuration.sandbox) {
+        case (.sandbox, false), (.production, true): return false
+        default: break
+        }
+        guard !key.bundleIDs.isEmpty else { return true }
+        let topic =
+            scan.topicField.flatMap { try? Topic(String(decoding: fields.value(at: $0), as: UTF8.self)) }
+            ?? scan.defaultTopic
+        guard let topic else { return true }
+        return key.bundleIDs.contains(topic.bundleID)
+    }
+
+    static let apnsIDName = Array("apns-id".utf8)
+    static let uniqueIDName = Array("apns-unique-id".utf8)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// A random (version 4) UUID in lowercase 8-4-4-4-12 form, written over `buffer` (36 bytes).
+    static func writeUUID(_ buffer: inout [UInt8], using random: inout SplitMix64) {
+        let high = random.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000
+        let low = random.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
+        hexDigits.withUnsafeBufferPointer { digits in
+            buffer.withUnsafeMutableBufferPointer { out in
+                var position = 0
+                for nibble in 0..<32 {
+                    if position == 8 || position == 13 || position == 18 || position == 23 {
+                        out[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    let word = nibble < 16 ? high : low
+                    out[position] = digits[Int(word >> UInt64(60 - 4 * (nibble & 15)) & 0xF)]
+                    position += 1
+                }
+            }
+        }
+    }
+}
+
+/// The request's regular header fields as views of its header storage, for `scanHeaders`.
+struct ReceivedHeaderFields: RawHeaderFields {
+    let headers: HTTP2ReceivedHeaders
+    let storage: UnsafeBufferPointer<UInt8>
+    let first: Int
+
+    init(headers: HTTP2ReceivedHeaders, storage: UnsafeBufferPointer<UInt8>) {
+        self.headers = headers
+        self.storage = storage
+        first = headers.pseudoHeaderCount
+    }
+
+    var fieldCount: Int { headers.count - first }
+
+    func name(at index: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: storage[headers.nameRange(at: first + index)])
+    }
+
+    func value(at index: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: storage[headers.valueRange(at: first + index)])
+    }
+
+    /// The value of the pseudo-header `name` (`:method`, `:path`).
+    func pseudo(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+        let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        for index in 0..<first
+        where UnsafeBufferPointer(rebasing: storage[headers.nameRange(at: index)]).elementsEqual(wanted) {
+            return UnsafeBufferPointer(rebasing: storage[headers.valueRange(at: index)])
+        }
+        return nil
+    }
+}

@@ -1,0 +1,28 @@
+/// Received header fields as bytes, for handlers that read them without making a `String` or an
+/// array per field (the emulator's hot path).
+extension HTTP2ReceivedHeaders {
+    /// The range of field `position`'s name in the buffer ``withUnsafeStorage(_:)`` passes.
+    public func nameRange(at position: Int) -> Range<Int> {
+        fields[position].nameRange
+    }
+
+    /// The range of field `position`'s value in the buffer ``withUnsafeStorage(_:)`` passes.
+    public func valueRange(at position: Int) -> Range<Int> {
+        fields[position].valueRange
+    }
+
+    /// How many fields come first and are pseudo-headers (`:method`, `:path`, ...). nghttp2 rejects
+    /// a pseudo-header after a regular one, so the rest are regular headers (and trailers).
+    public var pseudoHeaderCount: Int {
+        var count = 0
+        while count < fields.count, fields[count].nameCount > 0, bytes[Int(fields[count].start)] == UInt8(ascii: ":") {
+            count += 1
+        }
+        return count
+    }
+
+    /// Calls `body` with every name and value, back to back; valid only during the call.
+    public func withUnsafeStorage<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try bytes.withUnsafeBufferPointer(body)
+    }
+}
