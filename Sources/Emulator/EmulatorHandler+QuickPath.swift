@@ -38,9 +38,19 @@ final class QuickPathState {
     var apnsID = [UInt8](repeating: 0, count: 36)
     var uniqueID = [UInt8](repeating: 0, count: 36)
 
+    /// The device-push policy of token-authenticated connections, made on first use.
+    var policy: DevicePushPolicy?
+
     init() {
         var system = SystemRandomNumberGenerator()
         random = SplitMix64(seed: system.next())
+    }
+
+    /// Appends one answer header.
+    func append(_ name: [UInt8], _ value: [UInt8]) {
+        name.withUnsafeBufferPointer { name in
+            value.withUnsafeBufferPointer { value in headers.append(name: name, value: value) }
+        }
     }
 }
 
@@ -57,9 +67,8 @@ extension EmulatorHandler {
             guard let method = fields.pseudo(":method"), let path = fields.pseudo(":path"),
                 path.starts(with: "/3/device/".utf8)
             else { return false }
-            var policy = configuration.policy
-            if !configuration.bundleIDs.isEmpty { policy.allowedBundleIDs = configuration.bundleIDs }
-            policy.topicRequired = true
+            let policy = state.quick.policy ?? tokenAuthPolicy()
+            state.quick.policy = policy
             guard
                 case .accepted(let scan) = DevicePushValidator.scanHeaders(
                     fields, method: method, path: path, policy: policy)
@@ -85,10 +94,10 @@ extension EmulatorHandler {
                 Self.writeUUID(&quick.apnsID, using: &quick.random)
             }
             quick.headers.removeAll()
-            quick.headers.append(name: Self.apnsIDName, value: quick.apnsID)
+            quick.append(Self.apnsIDName, quick.apnsID)
             if configuration.sandbox {
                 Self.writeUUID(&quick.uniqueID, using: &quick.random)
-                quick.headers.append(name: Self.uniqueIDName, value: quick.uniqueID)
+                quick.append(Self.uniqueIDName, quick.uniqueID)
             }
             responder.respond(status: 200, headerBlock: nil, extraHeaders: quick.headers, body: [])
             let topic =
@@ -100,6 +109,14 @@ extension EmulatorHandler {
                 configuration.sandbox ? String(decoding: quick.uniqueID, as: UTF8.self) : nil, 200, nil, request.body)
             return true
         }
+    }
+
+    /// The policy `answer` applies on a connection without a client certificate.
+    private func tokenAuthPolicy() -> DevicePushPolicy {
+        var policy = configuration.policy
+        if !configuration.bundleIDs.isEmpty { policy.allowedBundleIDs = configuration.bundleIDs }
+        policy.topicRequired = true
+        return policy
     }
 
     /// Whether the provider token is accepted: the header this connection last accepted, byte for

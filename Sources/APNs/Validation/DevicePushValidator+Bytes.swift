@@ -52,13 +52,15 @@ extension DevicePushValidator {
 
         if repeated { return reject(.duplicateHeaders) }
         if apnsIDMalformed { return reject(.badMessageId) }
-        guard method.elementsEqual("POST".utf8) else { return reject(.methodNotAllowed) }
+        guard equal(method, "POST") else { return reject(.methodNotAllowed) }
 
-        if path.elementsEqual("/3/device".utf8) || path.elementsEqual(pathPrefix.utf8) {
+        if equal(path, "/3/device") || equal(path, "/3/device/") {
             return reject(.missingDeviceToken)
         }
         let tokenOffset = ScannedPushHeaders.tokenOffset
-        guard path.starts(with: pathPrefix.utf8) else { return reject(.badPath) }
+        guard path.count >= tokenOffset, equal(UnsafeBufferPointer(rebasing: path[..<tokenOffset]), "/3/device/") else {
+            return reject(.badPath)
+        }
         let token = UnsafeBufferPointer(rebasing: path[tokenOffset...])
         guard !token.contains(UInt8(ascii: "/")) else { return reject(.badPath) }
 
@@ -72,11 +74,11 @@ extension DevicePushValidator {
 
         var priority = Priority.immediate
         if let text = value(.priority) {
-            if text.elementsEqual("10".utf8) {
+            if equal(text, "10") {
                 priority = .immediate
-            } else if text.elementsEqual("5".utf8) {
+            } else if equal(text, "5") {
                 priority = .powerConsiderate
-            } else if text.elementsEqual("1".utf8) {
+            } else if equal(text, "1") {
                 priority = .low
             } else {
                 return reject(.badPriority)
@@ -85,7 +87,7 @@ extension DevicePushValidator {
 
         var pushType = PushType.alert
         if let text = value(.pushType) {
-            guard let parsed = PushType.allCases.first(where: { text.elementsEqual($0.rawValue.utf8) }) else {
+            guard let parsed = pushTypeNames.first(where: { equal(text, $0.name) })?.type else {
                 return reject(.invalidPushType)
             }
             pushType = parsed
@@ -107,13 +109,13 @@ extension DevicePushValidator {
             guard topic.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return reject(.badTopic) }
             let bundleIDCount = topic.count - suffixCount(topic)
             if let required = pushType.topicSuffix,
-                !UnsafeBufferPointer(rebasing: topic[bundleIDCount...]).elementsEqual(required.utf8)
+                !equal(UnsafeBufferPointer(rebasing: topic[bundleIDCount...]), required)
             {
                 return reject(.badTopic)
             }
             if let allowed = policy.allowedBundleIDs {
                 let bundleID = UnsafeBufferPointer(rebasing: topic[..<bundleIDCount])
-                let covered = allowed.contains { $0.utf8.elementsEqual(bundleID) || $0.utf8.elementsEqual(topic) }
+                let covered = allowed.contains { equal(bundleID, $0) || equal(topic, $0) }
                 if !covered { return reject(.topicDisallowed) }
             }
         } else {
@@ -147,7 +149,7 @@ extension DevicePushValidator {
         for suffix in PushType.knownSuffixes {
             let count = suffix.utf8.count
             if topic.count > count,
-                UnsafeBufferPointer(rebasing: topic[(topic.count - count)...]).elementsEqual(suffix.utf8)
+                equal(UnsafeBufferPointer(rebasing: topic[(topic.count - count)...]), suffix)
             {
                 return count
             }
@@ -179,6 +181,24 @@ extension DevicePushValidator {
         return true
     }
 
+    /// Push types by their header value, as bytes.
+    private static let pushTypeNames = PushType.allCases.map { (name: $0.rawValue, type: $0) }
+
+    /// Whether `bytes` are the UTF-8 of `text`.
+    static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard bytes.count == utf8.count else { return false }
+        return utf8.withContiguousStorageIfAvailable { equal(bytes, $0) } ?? bytes.elementsEqual(utf8)
+    }
+
+    static func equal(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard left.count == right.count else { return false }
+        for index in 0..<left.count where left[index] != right[index] {
+            return false
+        }
+        return true
+    }
+
     static func equalIgnoringASCIICase(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool
     {
         guard left.count == right.count else { return false }
@@ -197,6 +217,8 @@ extension DevicePushValidator {
 enum KnownField: Int, CaseIterable {
     case apnsID, topic, collapseID, priority, pushType, expiration, authorization
 
+    private static let all = allCases
+
     var name: StaticString {
         switch self {
         case .apnsID: "apns-id"
@@ -211,7 +233,8 @@ enum KnownField: Int, CaseIterable {
 
     /// The known header `name` names (compared in ASCII lowercase), if any.
     static func of(_ name: UnsafeBufferPointer<UInt8>) -> KnownField? {
-        for field in allCases {
+        guard (7...16).contains(name.count) else { return nil }
+        for field in all where field.name.utf8CodeUnitCount == name.count {
             let expected = UnsafeBufferPointer(start: field.name.utf8Start, count: field.name.utf8CodeUnitCount)
             if DevicePushValidator.equalIgnoringASCIICase(name, expected) { return field }
         }
