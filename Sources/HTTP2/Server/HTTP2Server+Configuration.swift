@@ -27,6 +27,11 @@ extension HTTP2Server {
         /// How long a closing connection may take to write its last bytes (GOAWAY, close_notify) and
         /// see the client's end, before its socket is dropped. Bounds ``HTTP2Server/shutdown()``.
         public var closeTimeout: Duration
+        /// The most bytes a streaming response may hold unsent (the client is not reading, or its
+        /// flow-control windows are closed). A write that would go past it is refused and the
+        /// stream is reset with ENHANCE_YOUR_CALM, so a slow reader cannot make the server buffer
+        /// without bound; the responder's `onClose` hears `.reset(.enhanceYourCalm)`.
+        public var streamBufferLimit: Int = 1 << 20
 
         /// SETTINGS_MAX_CONCURRENT_STREAMS in each connection's first SETTINGS frame: the same value
         /// as `session.maxConcurrentStreams`. Raise it per connection with
