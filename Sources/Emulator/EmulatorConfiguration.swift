@@ -32,6 +32,10 @@ public struct EmulatorConfiguration: Sendable {
     public var policy: DevicePushPolicy
     /// Pushes accepted per device token per second; more answer 429 TooManyRequests. nil: no limit.
     public var perTokenRateLimit: Int?
+    /// Strict tokens: only tokens of registered simulated devices are accepted (an unknown token or
+    /// one of the other environment is 400 BadDeviceToken, one of another app 400
+    /// DeviceTokenNotForTopic). Off (open mode), any well-formed token is accepted and logged.
+    public var strictTokens = false
 
     public init(
         keys: [ProviderKey], bundleIDs: Set<String> = [], initialMaxConcurrentStreams: UInt32 = 1,

@@ -27,11 +27,16 @@ final class EmulatorHandler: HTTP2RequestHandler {
     let limiter: TokenRateLimiter?
     let verifier: ProviderTokenVerifier
     let clock: @Sendable () -> Int
+    let devices: DeviceRegistry
 
-    init(configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, clock: @escaping @Sendable () -> Int) {
+    init(
+        configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry,
+        clock: @escaping @Sendable () -> Int, devices: DeviceRegistry? = nil
+    ) {
         self.configuration = configuration
         self.log = log
         self.tokens = tokens
+        self.devices = devices ?? DeviceRegistry(unregistered: tokens, clock: clock)
         limiter = configuration.perTokenRateLimit.map(TokenRateLimiter.init(limit:))
         self.clock = clock
         verifier = ProviderTokenVerifier(keys: configuration.keys.map {
@@ -47,6 +52,11 @@ final class EmulatorHandler: HTTP2RequestHandler {
         let path = request.path ?? ""
         if path.hasPrefix("/control/v1/") {
             ControlAPI(log: log, tokens: tokens, clock: clock).handle(request, responder: responder)
+            return
+        }
+        if path.hasPrefix(DeviceAPI.prefix) {
+            raiseStreamLimitForDevice(responder.connection)
+            DeviceAPI(devices: devices, defaultEnvironment: environment).handle(request, responder: responder)
             return
         }
         var headers: [(name: String, value: String)] = []
@@ -74,6 +84,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
                 }
                 return .success(headers)
             }
+            .flatMap { headers in checkRegistered(headers) }
             .flatMap { headers -> Result<ValidatedHeaders, PushRejection> in
                 if usesCertificate { return .success(headers) }
                 return authenticate(headers, state: state, connection: responder.connection).map { headers }
@@ -91,6 +102,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
             var answer = [HTTP2Header("apns-id", push.apnsID)]
             if let uniqueID { answer.append(HTTP2Header("apns-unique-id", uniqueID)) }
             _ = responder.respond(status: 200, headers: answer)
+            devices.deliver(DeviceNotification(push, receivedAt: clock() * 1000))
             record(
                 push.token.hex, push.topic?.value, push.pushType.rawValue, push.priority.rawValue, push.apnsID, uniqueID,
                 200, nil, push.payload)

@@ -59,6 +59,7 @@ extension DeviceRegistry {
             }
             device.storedBroadcasts = [:]
             state.devices[deviceToken] = device
+            Self.resumeWaiters(&state, deviceToken)
             return state.lastConnection
         }
         guard let connection else { throw .unknownDevice(deviceToken) }
@@ -71,6 +72,7 @@ extension DeviceRegistry {
         state.withLock { state in
             guard state.devices[deviceToken]?.connection == connection else { return }
             state.devices[deviceToken]?.sink = nil
+            Self.resumeWaiters(&state, deviceToken)
         }
     }
 

@@ -48,6 +48,8 @@ public final class DeviceRegistry: Sendable {
         var devices: [String: Device] = [:]
         var routes: [String: Route] = [:]
         var lastConnection: UInt64 = 0
+        /// Callers of `waitForPresence`, resumed when their device comes online or goes offline.
+        var presenceWaiters: [PresenceWaiter] = []
     }
 
     let state = Mutex(State())
@@ -99,6 +101,7 @@ public final class DeviceRegistry: Sendable {
             guard let device = state.devices.removeValue(forKey: deviceToken) else { return nil }
             for token in device.tokens { state.routes[token] = nil }
             device.sink?.finish()
+            Self.resumeWaiters(&state, deviceToken)
             return device
         }
         guard let device else { throw .unknownDevice(deviceToken) }
