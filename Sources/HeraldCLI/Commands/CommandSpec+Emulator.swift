@@ -21,6 +21,9 @@ extension CommandSpec {
             OptionSpec(
                 "rate-limit", valueName: "N",
                 help: "Pushes per device token per second; more get 429 TooManyRequests (default: none)."),
+            OptionSpec(
+                "strict-tokens",
+                help: "Accept only tokens of registered devices (herald device register): BadDeviceToken, DeviceTokenNotForTopic otherwise."),
         ],
         discussion: """
             Checks every request as APNs does (method, path, token, headers, topic and suffix, priority, \
@@ -53,6 +56,8 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var topics: [String]
     public var production: Bool
     public var rateLimit: Int?
+    /// Only registered device tokens are accepted.
+    public var strictTokens = false
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         let listen = parsed.value("listen") ?? "127.0.0.1:2197"
@@ -82,6 +87,7 @@ public struct EmulatorOptions: Equatable, Sendable {
         }
         topics = parsed.values("topic")
         production = parsed.flag("production")
+        strictTokens = parsed.flag("strict-tokens")
         if let text = parsed.value("rate-limit") {
             guard let value = Int(text), value > 0 else {
                 throw .invalidValue(option: "--rate-limit", value: text, rule: "must be a whole number above 0")

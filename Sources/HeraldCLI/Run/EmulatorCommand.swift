@@ -31,11 +31,12 @@ struct EmulatorCommand {
             context.standardError("herald emulator: cannot start event loops: \(error)\n")
             return ExitStatus.failure
         }
+        var configuration = EmulatorConfiguration(
+            keys: keys, bundleIDs: Set(options.topics), sandbox: !options.production, perTokenRateLimit: options.rateLimit)
+        configuration.strictTokens = options.strictTokens
         do {
             emulator = try await Emulator.start(
-                EmulatorConfiguration(
-                    keys: keys, bundleIDs: Set(options.topics), sandbox: !options.production,
-                    perTokenRateLimit: options.rateLimit),
+                configuration,
                 host: options.host, port: options.port, tls: tls, loops: loops, clock: context.now)
         } catch {
             await loops.shutdown()
@@ -51,6 +52,7 @@ struct EmulatorCommand {
         } else {
             lines.append("  accepts provider tokens of key \(keys[0].keyID), team \(keys[0].teamID)")
         }
+        lines.append("  tokens: \(options.strictTokens ? "strict (registered devices only)" : "open (any well-formed token)")")
         lines.append("  delivery log: GET \(scheme)://\(host):\(emulator.port)/control/v1/deliveries; stop with Ctrl-C")
         context.standardOutput(lines.joined(separator: "\n") + "\n")
         context.onListening(emulator.port)

@@ -29,6 +29,8 @@ public func runHerald(_ arguments: [String], context: CommandContext = .system) 
         return await SendCommand(options: options, context: context).run()
     case .emulator(let options):
         return await EmulatorCommand(options: options, context: context).run()
+    case .device(let options):
+        return await DeviceCommand(options: options, context: context).run()
     case .lint(let options):
         return LintCommand(options: options, context: context).run()
     case .jwt(let options):
