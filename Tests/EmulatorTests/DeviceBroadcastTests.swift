@@ -31,7 +31,8 @@ struct DeviceBroadcastTests {
             return sink
         }
         let outcome = registry.deliverBroadcast(
-            bundleID: "com.example.app", channelID: "Y2hhbm5lbA==", payload: payload, expiration: 0, storesLatest: false,
+            bundleID: "com.example.app", channelID: "Y2hhbm5lbA==", payload: payload, expiration: 0,
+            storesLatest: false,
             requestID: "req-1")
         #expect(outcome == .init(delivered: 3, stored: 0))
         #expect(sinks.prefix(3).allSatisfy { $0.apnsIDs == ["req-1"] })
@@ -61,9 +62,12 @@ struct DeviceBroadcastTests {
         #expect(none.notifications.isEmpty)
     }
 
-    @Test("a stored broadcast lasts 8 hours at most, and never past its expiration", arguments: [
-        (nil as Int?, 8 * 3600 - 1, true), (nil, 8 * 3600, false), (100, 99, true), (100, 100, false), (0, 0, false),
-    ])
+    @Test(
+        "a stored broadcast lasts 8 hours at most, and never past its expiration",
+        arguments: [
+            (nil as Int?, 8 * 3600 - 1, true), (nil, 8 * 3600, false), (100, 99, true), (100, 100, false),
+            (0, 0, false),
+        ])
     func storageLimits(expiresIn: Int?, after: Int, delivered: Bool) throws {
         let token = try subscribed(1)[0]
         registry.deliverBroadcast(

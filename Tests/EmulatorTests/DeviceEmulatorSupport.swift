@@ -13,7 +13,9 @@ struct DeviceHarness {
 
     var endpoint: SimulatedDevice.Endpoint { .init(host: "127.0.0.1", port: emulator.port) }
 
-    func register(_ topic: String = "com.example.app", _ environment: DeviceEnvironment? = nil) async throws -> SimulatedDevice {
+    func register(_ topic: String = "com.example.app", _ environment: DeviceEnvironment? = nil) async throws
+        -> SimulatedDevice
+    {
         try await SimulatedDevice.register(at: endpoint, topic: topic, environment: environment, on: deviceLoop)
     }
 

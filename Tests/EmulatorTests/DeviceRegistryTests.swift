@@ -18,7 +18,9 @@ struct DeviceRegistryTests {
         let other = try registry.register(bundleID: "com.example.app", environment: .production)
         #expect(token.count == 64 && (try? DeviceToken(hex: token)) != nil)
         #expect(token != other)
-        #expect(registry.route(for: token) == .init(deviceToken: token, bundleID: "com.example.app", environment: .production, kind: .device))
+        #expect(
+            registry.route(for: token)
+                == .init(deviceToken: token, bundleID: "com.example.app", environment: .production, kind: .device))
         #expect(throws: DeviceError.self) { try registry.register(bundleID: "", environment: .sandbox) }
         do {
             _ = try registry.register(bundleID: "", environment: .sandbox)
@@ -124,15 +126,21 @@ struct DeviceRegistryTests {
         #expect(registry.deliver(push("later", to: token, at: clock)) == .stored)
     }
 
-    @Test("Live Activity and push-to-start tokens route to their device", arguments: [DeviceTokenKind.liveActivity, .pushToStart])
+    @Test(
+        "Live Activity and push-to-start tokens route to their device",
+        arguments: [DeviceTokenKind.liveActivity, .pushToStart])
     func activityTokens(kind: DeviceTokenKind) throws {
         let device = try registry.register(bundleID: "com.example.app", environment: .sandbox)
         let token = try registry.registerToken(kind, for: device)
         #expect(token.count == 160)
-        #expect(registry.route(for: token) == .init(deviceToken: device, bundleID: "com.example.app", environment: .sandbox, kind: kind))
+        #expect(
+            registry.route(for: token)
+                == .init(deviceToken: device, bundleID: "com.example.app", environment: .sandbox, kind: kind))
         let sink = RecordingSink()
         _ = try registry.connect(device, sink: sink)
-        #expect(registry.deliver(push("la", to: token, topic: "com.example.app.push-type.liveactivity", at: clock)) == .delivered)
+        #expect(
+            registry.deliver(push("la", to: token, topic: "com.example.app.push-type.liveactivity", at: clock))
+                == .delivered)
         #expect(sink.notifications.first?.token == token)
         #expect(throws: DeviceError.unknownDevice("00")) { try registry.registerToken(kind, for: "00") }
     }
@@ -159,7 +167,38 @@ struct DeviceRegistryTests {
         #expect(try DeviceNotification(jsonLine: note.jsonLine()) == note)
         #expect(note.jsonLine().last == UInt8(ascii: "\n"))
         #expect(throws: DeviceError.invalid(field: "priority", rule: "is missing or not an integer")) {
-            try DeviceNotification(jsonLine: Array(#"{"apns-id":"a","token":"b","topic":"c","push-type":"alert","payload":{}}"#.utf8))
+            try DeviceNotification(
+                jsonLine: Array(#"{"apns-id":"a","token":"b","topic":"c","push-type":"alert","payload":{}}"#.utf8))
         }
+    }
+}
+
+@Suite("Devices: waiting for presence", .timeLimit(.minutes(1)))
+struct DevicePresenceTests {
+    let registry = DeviceRegistry(clock: TestClock().read)
+
+    @Test("a wait returns when the device connects, and when it disconnects")
+    func waitsForBoth() async throws {
+        let token = try registry.register(bundleID: "com.example.app", environment: .sandbox)
+        let registry = self.registry
+        async let online: Void = registry.waitForPresence(token, online: true)
+        // The wait may start before or after the connect: either way it returns.
+        let connection = try registry.connect(token, sink: RecordingSink())
+        await online
+        #expect(registry.isOnline(token))
+        async let offline: Void = registry.waitForPresence(token, online: false)
+        registry.disconnect(token, connection: connection)
+        await offline
+        #expect(!registry.isOnline(token))
+    }
+
+    @Test("a cancelled wait returns without the device ever connecting")
+    func cancelled() async throws {
+        let token = try registry.register(bundleID: "com.example.app", environment: .sandbox)
+        let registry = self.registry
+        let wait = Task { await registry.waitForPresence(token, online: true) }
+        wait.cancel()
+        await wait.value
+        #expect(!registry.isOnline(token))
     }
 }

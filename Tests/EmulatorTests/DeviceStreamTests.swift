@@ -24,7 +24,9 @@ struct DeviceStreamTests {
             #expect(note.apnsID == id.value && note.token == device.token)
             #expect(note.topic == "com.example.app" && note.pushType == "alert" && note.priority == 10)
             #expect(note.collapseID == "score" && note.expiration == expiration)
-            #expect(note.payload.isEquivalent(to: try JSONValue(parsing: Payload.alert(title: "Hi", body: "There").encoded().bytes)))
+            #expect(
+                note.payload.isEquivalent(
+                    to: try JSONValue(parsing: Payload.alert(title: "Hi", body: "There").encoded().bytes)))
             device.close()
         }
     }
@@ -33,7 +35,9 @@ struct DeviceStreamTests {
     func storeAndForward() async throws {
         try await withDeviceEmulator { harness in
             let device = try await harness.register()
-            let first = APNsID.random(), second = APNsID.random(), live = APNsID.random()
+            let first = APNsID.random()
+            let second = APNsID.random()
+            let live = APNsID.random()
             try await harness.push(to: device.token, collapseID: "c", id: first)
             try await harness.push(to: device.token, collapseID: "c", id: second)
             var stream = device.notifications().makeAsyncIterator()
@@ -128,7 +132,8 @@ struct DeviceStreamTests {
             await harness.emulator.devices.waitForPresence(device.token, online: true)
             let answer = try await harness.push(
                 to: token, topic: "com.example.app.push-type.liveactivity", pushType: .liveactivity,
-                payload: .liveActivity(kind == .pushToStart ? .start : .update, timestamp: 1, contentState: JSONObject()))
+                payload: .liveActivity(
+                    kind == .pushToStart ? .start : .update, timestamp: 1, contentState: JSONObject()))
             #expect((try? answer.get()) != nil, "\(answer)")
             let note = try #require(try await stream.next())
             #expect(note.token == token && note.pushType == "liveactivity")
@@ -140,16 +145,22 @@ struct DeviceStreamTests {
     func badRequests() async throws {
         try await withDeviceEmulator { harness in
             await #expect { try await harness.register("") } throws: { error in
-                (error as? SimulatedDeviceError)?.status == 400 && (error as? SimulatedDeviceError)?.reason.hasPrefix("topic:") == true
+                (error as? SimulatedDeviceError)?.status == 400
+                    && (error as? SimulatedDeviceError)?.reason.hasPrefix("topic:") == true
             }
-            let stranger = try SimulatedDevice.attach(token: String(repeating: "0f", count: 32), at: harness.endpoint, on: harness.deviceLoop)
+            let stranger = try SimulatedDevice.attach(
+                token: String(repeating: "0f", count: 32), at: harness.endpoint, on: harness.deviceLoop)
             await #expect { for try await _ in stranger.notifications() {} } throws: { error in
-                (error as? SimulatedDeviceError)?.status == 404 && (error as? SimulatedDeviceError)?.reason.hasPrefix("token:") == true
+                (error as? SimulatedDeviceError)?.status == 404
+                    && (error as? SimulatedDeviceError)?.reason.hasPrefix("token:") == true
             }
             stranger.close()
             let h2c = HTTP2ClientConnection.Configuration(host: "127.0.0.1", port: harness.emulator.port, tls: nil)
             let cases: [(String, String, [UInt8], Int, String)] = [
-                ("POST", "/device/v1/devices", Array(#"{"topic":"com.example.app","environment":"staging"}"#.utf8), 400, "environment:"),
+                (
+                    "POST", "/device/v1/devices", Array(#"{"topic":"com.example.app","environment":"staging"}"#.utf8),
+                    400, "environment:"
+                ),
                 ("POST", "/device/v1/devices", Array("topic=x".utf8), 400, "body:"),
                 ("POST", "/device/v1/devices", Array(#"{"topic":7}"#.utf8), 400, "topic:"),
                 ("GET", "/device/v1/devices", [], 405, "method:"),
@@ -157,9 +168,12 @@ struct DeviceStreamTests {
                 ("POST", "/device/v1/elsewhere", [], 404, "path:"),
             ]
             for (method, path, body, status, prefix) in cases {
-                let response = try await sendOne(on: harness.deviceLoop, h2c, path: path, method: method, body: body).get()
+                let response = try await sendOne(on: harness.deviceLoop, h2c, path: path, method: method, body: body)
+                    .get()
                 let reason = (try? JSONValue(parsing: response.body))?["reason"]?.stringValue ?? ""
-                #expect(response.status == status && reason.hasPrefix(prefix), "\(method) \(path): \(response.status) \(reason)")
+                #expect(
+                    response.status == status && reason.hasPrefix(prefix),
+                    "\(method) \(path): \(response.status) \(reason)")
             }
         }
     }

@@ -24,7 +24,8 @@ final class RecordingSink: DeviceSink {
 
 /// A push to `token` as the emulator would accept it.
 func push(
-    _ id: String, to token: String, topic: String = "com.example.app", collapseID: String? = nil, expiration: Int? = nil,
+    _ id: String, to token: String, topic: String = "com.example.app", collapseID: String? = nil,
+    expiration: Int? = nil,
     at clock: TestClock
 ) -> DeviceNotification {
     DeviceNotification(

@@ -10,7 +10,8 @@ struct StrictTokenTests {
     }
 
     static let expected: [Target: Reason?] = [
-        .registered: nil, .unknown: .badDeviceToken, .otherApp: .deviceTokenNotForTopic, .otherEnvironment: .badDeviceToken,
+        .registered: nil, .unknown: .badDeviceToken, .otherApp: .deviceTokenNotForTopic,
+        .otherEnvironment: .badDeviceToken,
     ]
 
     func token(for target: Target, _ harness: DeviceHarness) async throws -> String {

@@ -29,7 +29,9 @@ final class StreamProbe: @unchecked Sendable {
                 switch event {
                 case .ready where request == nil:
                     var headers = HTTP2HeaderBuffer()
-                    for header in [(":method", "GET"), (":scheme", "http"), (":path", path), (":authority", "localhost")] {
+                    for header in [
+                        (":method", "GET"), (":scheme", "http"), (":path", path), (":authority", "localhost"),
+                    ] {
                         headers.append(header.0, header.1)
                     }
                     request = connection.submitStreaming(
@@ -78,7 +80,9 @@ struct ServerStreamingTests {
         let ends = EndRecorder()
         let lines = (1...20).map { Array("line \($0)\n".utf8) }
         let handler = TestHandler(route: { _, responder in
-            responder.startStreaming(headers: [HTTP2Header("content-type", "application/x-ndjson")]) { ends.sink.yield($0) }
+            responder.startStreaming(headers: [HTTP2Header("content-type", "application/x-ndjson")]) {
+                ends.sink.yield($0)
+            }
             let sendable = responder.sendable
             Task {
                 for line in lines { sendable.write(line) }

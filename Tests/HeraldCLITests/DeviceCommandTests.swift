@@ -14,8 +14,11 @@ struct DeviceCommandTests {
             DeviceOptions(action: .register(topic: "com.example.app", environment: nil, listen: false))
         ),
         (
-            ["device", "register", "--topic", "com.example.app", "--environment", "production", "--listen", "--count", "2",
-             "--endpoint", "http://127.0.0.1:8080"],
+            [
+                "device", "register", "--topic", "com.example.app", "--environment", "production", "--listen",
+                "--count", "2",
+                "--endpoint", "http://127.0.0.1:8080",
+            ],
             DeviceOptions(
                 action: .register(topic: "com.example.app", environment: "production", listen: true),
                 endpoint: "http://127.0.0.1:8080", count: 2)
@@ -34,18 +37,33 @@ struct DeviceCommandTests {
 
     static let invalid: [([String], UsageError)] = [
         (["device"], .missingArgument("ACTION")),
-        (["device", "pair"], .invalidValue(option: "ACTION", value: "pair", rule: "must be register, listen or unregister")),
+        (
+            ["device", "pair"],
+            .invalidValue(option: "ACTION", value: "pair", rule: "must be register, listen or unregister")
+        ),
         (["device", "listen"], .missingArgument("TOKEN")),
         (["device", "register"], .missingOption("--topic (the app to register for)")),
         (["device", "register", token, "--topic", "a.b"], .unexpectedArgument(token)),
-        (["device", "listen", "abc"], .invalidValue(option: "TOKEN", value: "abc", rule: "must be hexadecimal with an even number of digits")),
-        (["device", "listen", token, "--count", "0"], .invalidValue(option: "--count", value: "0", rule: "must be a whole number above 0")),
+        (
+            ["device", "listen", "abc"],
+            .invalidValue(option: "TOKEN", value: "abc", rule: "must be hexadecimal with an even number of digits")
+        ),
+        (
+            ["device", "listen", token, "--count", "0"],
+            .invalidValue(option: "--count", value: "0", rule: "must be a whole number above 0")
+        ),
         (
             ["device", "register", "--topic", "a.b", "--environment", "staging"],
             .invalidValue(option: "--environment", value: "staging", rule: "must be sandbox or production")
         ),
-        (["device", "listen", token, "--topic", "a.b"], .invalidValue(option: "--topic", value: nil, rule: "only applies to register")),
-        (["device", "unregister", token, "--listen"], .invalidValue(option: "--listen", value: nil, rule: "only applies to register")),
+        (
+            ["device", "listen", token, "--topic", "a.b"],
+            .invalidValue(option: "--topic", value: nil, rule: "only applies to register")
+        ),
+        (
+            ["device", "unregister", token, "--listen"],
+            .invalidValue(option: "--listen", value: nil, rule: "only applies to register")
+        ),
     ]
 
     @Test(arguments: invalid)
@@ -67,7 +85,8 @@ struct DeviceCommandTests {
     /// herald send while the device is offline, herald device listen --count 1 gets the stored
     /// notification, herald device unregister, and herald send then gets 410.
     @Test func registerSendListenUnregister() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-dev-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-dev-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let keyPath = directory + "/AuthKey.p8"
@@ -81,12 +100,15 @@ struct DeviceCommandTests {
         emulatorContext.onListening = { port.fulfil($0) }
         emulatorContext.waitForTermination = { _ = await stop.value }
         let emulator = Task {
-            await runHerald(["emulator", "--plaintext", "--listen", "127.0.0.1:0", "--strict-tokens"] + credentials, context: emulatorContext)
+            await runHerald(
+                ["emulator", "--plaintext", "--listen", "127.0.0.1:0", "--strict-tokens"] + credentials,
+                context: emulatorContext)
         }
         let endpoint = "http://127.0.0.1:\(await port.value)"
 
         func run(_ arguments: [String]) async -> (status: Int32, output: String, errors: String) {
-            let output = Mutex(""), errors = Mutex("")
+            let output = Mutex("")
+            let errors = Mutex("")
             var context = CommandContext.system
             context.standardOutput = { text in output.withLock { $0 += text } }
             context.standardError = { text in errors.withLock { $0 += text } }
@@ -100,7 +122,9 @@ struct DeviceCommandTests {
         let token = registered.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(token.count == 64)
 
-        let send = ["send", "--endpoint", endpoint, "--topic", "com.example.app", "-t", token, "--body", "stored"] + credentials
+        let send =
+            ["send", "--endpoint", endpoint, "--topic", "com.example.app", "-t", token, "--body", "stored"]
+            + credentials
         let sent = await run(send)
         #expect(sent.status == 0 && sent.output.hasPrefix("\(token) 200 "), "\(sent)")
 
@@ -108,7 +132,9 @@ struct DeviceCommandTests {
         #expect(listened.status == 0, "\(listened.errors)")
         let lines = listened.output.split(separator: "\n")
         #expect(lines.count == 1)
-        #expect(lines.first?.contains(#""token":"\#(token)""#) == true && lines.first?.contains(#""body":"stored""#) == true)
+        #expect(
+            lines.first?.contains(#""token":"\#(token)""#) == true && lines.first?.contains(#""body":"stored""#) == true
+        )
 
         let unregistered = await run(["device", "unregister", token, "--endpoint", endpoint])
         #expect(unregistered.status == 0 && unregistered.output == "unregistered \(token)\n", "\(unregistered)")

@@ -44,7 +44,8 @@ struct DeviceAPI {
                 let body = try object(request)
                 let kindText = try string(body, "kind")
                 guard let kind = DeviceTokenKind(rawValue: kindText), kind != .device else {
-                    throw .invalid(field: "kind", rule: "is \"\(kindText)\"; use \"live-activity\" or \"push-to-start\"")
+                    throw .invalid(
+                        field: "kind", rule: "is \"\(kindText)\"; use \"live-activity\" or \"push-to-start\"")
                 }
                 let token = try devices.registerToken(kind, for: try token(parts[0]))
                 answer(responder, 201, ["token": .string(token), "kind": .string(kind.rawValue)])
@@ -66,10 +67,12 @@ struct DeviceAPI {
             try DeviceEnvironment(parsing: text)
         }
         let token = try devices.register(bundleID: topic, environment: environment ?? defaultEnvironment)
-        answer(responder, 201, [
-            "token": .string(token), "topic": .string(topic),
-            "environment": .string((environment ?? defaultEnvironment).rawValue),
-        ])
+        answer(
+            responder, 201,
+            [
+                "token": .string(token), "topic": .string(topic),
+                "environment": .string((environment ?? defaultEnvironment).rawValue),
+            ])
     }
 
     /// Opens the device's stream: stored notifications first, then each push as it is accepted.
@@ -116,13 +119,16 @@ struct DeviceAPI {
 
     private func optionalString(_ object: JSONObject, _ key: String) throws(DeviceError) -> String? {
         guard let value = object[key], !value.isNull else { return nil }
-        guard let text = value.stringValue else { throw .invalid(field: key, rule: "is \(value.kindDescription); use a string") }
+        guard let text = value.stringValue else {
+            throw .invalid(field: key, rule: "is \(value.kindDescription); use a string")
+        }
         return text
     }
 
     private func answer(_ responder: HTTP2Responder, _ status: Int, _ members: KeyValuePairs<String, JSONValue>) {
         let body = JSONValue.object(JSONObject(members.map { JSONObject.Member(key: $0.key, value: $0.value) }))
-        responder.respond(status: status, headers: [HTTP2Header("content-type", "application/json")], body: body.encoded())
+        responder.respond(
+            status: status, headers: [HTTP2Header("content-type", "application/json")], body: body.encoded())
     }
 }
 

@@ -39,20 +39,26 @@ final class DeviceLink: @unchecked Sendable {
         -> HTTP2Response
     {
         let headers = requestHeaders(method, path, hasBody: !body.isEmpty)
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTP2Response, SimulatedDeviceError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<HTTP2Response, SimulatedDeviceError>, Never>) in
             let submitted = loop.execute { [self] in
                 withConnection { opened in
                     switch opened {
                     case .failure(let error):
                         continuation.resume(returning: .failure(SimulatedDeviceError(status: nil, reason: "\(error)")))
                     case .success(let connection):
-                        connection.submit(headers: nil, extraHeaders: headers, body: body, timeout: .seconds(10)) { result in
-                            continuation.resume(returning: result.mapError { SimulatedDeviceError(status: nil, reason: "\($0)") })
+                        connection.submit(headers: nil, extraHeaders: headers, body: body, timeout: .seconds(10)) {
+                            result in
+                            continuation.resume(
+                                returning: result.mapError { SimulatedDeviceError(status: nil, reason: "\($0)") })
                         }
                     }
                 }
             }
-            if !submitted { continuation.resume(returning: .failure(SimulatedDeviceError(status: nil, reason: "the event loop has shut down"))) }
+            if !submitted {
+                continuation.resume(
+                    returning: .failure(SimulatedDeviceError(status: nil, reason: "the event loop has shut down")))
+            }
         }
         let response = try result.get()
         guard (200..<300).contains(response.status) else { throw Self.rejection(response.status, response.body) }
@@ -70,7 +76,9 @@ final class DeviceLink: @unchecked Sendable {
         let submitted = loop.execute { [self] in
             withConnection { opened in
                 guard case .success(let connection) = opened else {
-                    if case .failure(let error) = opened { onEnd(SimulatedDeviceError(status: nil, reason: "\(error)")) }
+                    if case .failure(let error) = opened {
+                        onEnd(SimulatedDeviceError(status: nil, reason: "\(error)"))
+                    }
                     return
                 }
                 var status = 0

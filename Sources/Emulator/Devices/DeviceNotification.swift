@@ -38,8 +38,10 @@ public struct DeviceNotification: Sendable, Equatable {
     init(_ push: AcceptedPush, receivedAt: Int) {
         let payload = (try? JSONValue(parsing: push.payload)) ?? .string(String(decoding: push.payload, as: UTF8.self))
         self.init(
-            apnsID: push.apnsID, token: push.token.hex, topic: push.topic?.value ?? "", pushType: push.pushType.rawValue,
-            priority: push.priority.rawValue, collapseID: push.collapseID?.value, expiration: push.expiration?.unixSeconds,
+            apnsID: push.apnsID, token: push.token.hex, topic: push.topic?.value ?? "",
+            pushType: push.pushType.rawValue,
+            priority: push.priority.rawValue, collapseID: push.collapseID?.value,
+            expiration: push.expiration?.unixSeconds,
             payload: payload, receivedAt: receivedAt)
     }
 
@@ -73,11 +75,15 @@ public struct DeviceNotification: Sendable, Equatable {
             throw .invalid(field: "notification", rule: "is not JSON (\(error))")
         }
         func string(_ key: String) throws(DeviceError) -> String {
-            guard let text = value[key]?.stringValue else { throw .invalid(field: key, rule: "is missing or not a string") }
+            guard let text = value[key]?.stringValue else {
+                throw .invalid(field: key, rule: "is missing or not a string")
+            }
             return text
         }
         func number(_ key: String) throws(DeviceError) -> Int {
-            guard let number = value[key]?.intValue else { throw .invalid(field: key, rule: "is missing or not an integer") }
+            guard let number = value[key]?.intValue else {
+                throw .invalid(field: key, rule: "is missing or not an integer")
+            }
             return number
         }
         guard let payload = value["payload"] else { throw .invalid(field: "payload", rule: "is missing") }

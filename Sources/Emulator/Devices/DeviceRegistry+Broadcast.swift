@@ -20,12 +20,15 @@ extension DeviceRegistry {
     /// Subscribes the device to `channelID` of `bundleID` (default: the device's own app, the only
     /// one allowed).
     public func subscribe(_ deviceToken: String, bundleID: String? = nil, channelID: String) throws(DeviceError) {
-        guard !channelID.isEmpty else { throw .invalid(field: "channel-id", rule: "is empty; give the channel's base64 id") }
+        guard !channelID.isEmpty else {
+            throw .invalid(field: "channel-id", rule: "is empty; give the channel's base64 id")
+        }
         let outcome = state.withLock { state -> DeviceError? in
             guard let device = state.devices[deviceToken] else { return .unknownDevice(deviceToken) }
             let app = bundleID ?? device.bundleID
             guard app == device.bundleID else {
-                return .invalid(field: "bundle-id", rule: "is \(app), but the device is registered for \(device.bundleID)")
+                return .invalid(
+                    field: "bundle-id", rule: "is \(app), but the device is registered for \(device.bundleID)")
             }
             state.devices[deviceToken]?.subscriptions.insert(ChannelKey(bundleID: app, channelID: channelID))
             return nil

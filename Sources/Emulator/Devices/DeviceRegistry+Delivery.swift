@@ -30,7 +30,9 @@ extension DeviceRegistry {
                 sink.deliver(notification)
                 return .delivered
             }
-            if notification.expiration == 0 { return .notStored(reason: "apns-expiration is 0: delivered now or never") }
+            if notification.expiration == 0 {
+                return .notStored(reason: "apns-expiration is 0: delivered now or never")
+            }
             guard Self.isLive(notification, now: now) else { return .notStored(reason: "apns-expiration has passed") }
             state.devices[route.deviceToken]?.stored[notification.bundleID] = notification
             return .stored
@@ -53,7 +55,9 @@ extension DeviceRegistry {
                 sink.deliver(notification)
             }
             device.stored = [:]
-            for kept in device.storedBroadcasts.values.sorted(by: { $0.notification.receivedAt < $1.notification.receivedAt })
+            for kept in device.storedBroadcasts.values.sorted(by: {
+                $0.notification.receivedAt < $1.notification.receivedAt
+            })
             where kept.until > now {
                 sink.deliver(kept.notification)
             }

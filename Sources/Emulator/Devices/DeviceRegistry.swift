@@ -50,6 +50,7 @@ public final class DeviceRegistry: Sendable {
         var lastConnection: UInt64 = 0
         /// Callers of `waitForPresence`, resumed when their device comes online or goes offline.
         var presenceWaiters: [PresenceWaiter] = []
+        var lastWaiter: UInt64 = 0
     }
 
     let state = Mutex(State())
@@ -60,7 +61,10 @@ public final class DeviceRegistry: Sendable {
     /// How long a policy-1 channel keeps its latest broadcast for an offline device.
     public static let broadcastStorageSeconds = 8 * 3600
 
-    public init(unregistered: TokenRegistry = TokenRegistry(), clock: @escaping @Sendable () -> Int = ProviderTokenCache.systemClock) {
+    public init(
+        unregistered: TokenRegistry = TokenRegistry(),
+        clock: @escaping @Sendable () -> Int = ProviderTokenCache.systemClock
+    ) {
         self.unregistered = unregistered
         self.clock = clock
     }

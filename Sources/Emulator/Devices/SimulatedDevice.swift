@@ -62,7 +62,8 @@ public final class SimulatedDevice: Sendable {
         -> SimulatedDevice
     {
         guard let parsed = try? DeviceToken(hex: token) else {
-            throw SimulatedDeviceError(status: nil, reason: "token: \"\(token)\" is not hexadecimal with an even number of digits")
+            throw SimulatedDeviceError(
+                status: nil, reason: "token: \"\(token)\" is not hexadecimal with an even number of digits")
         }
         return SimulatedDevice(token: parsed.hex, link: DeviceLink(loop: loop, configuration: configuration(endpoint)))
     }
@@ -96,7 +97,8 @@ public final class SimulatedDevice: Sendable {
     public func subscribe(channelID: String, bundleID: String? = nil) async throws(SimulatedDeviceError) {
         var body = JSONObject([.init(key: "channel-id", value: .string(channelID))])
         if let bundleID { body["bundle-id"] = .string(bundleID) }
-        _ = try await link.request("POST", "\(DeviceAPI.devicesPath)/\(token)/channels", json: JSONValue.object(body).encoded())
+        _ = try await link.request(
+            "POST", "\(DeviceAPI.devicesPath)/\(token)/channels", json: JSONValue.object(body).encoded())
     }
 
     /// Registers a Live Activity update token (`.liveActivity`) or a push-to-start token

@@ -32,7 +32,8 @@ extension HTTP2ClientConnection {
             completion(.failure(HTTP2RequestFailure(kind: .connection(.http2(error)), mayHaveBeenProcessed: false)))
             return nil
         }
-        pending[token] = Pending(completion: completion, streamID: streamID, deadline: 0, onHead: onHead, onData: onData)
+        pending[token] = Pending(
+            completion: completion, streamID: streamID, deadline: 0, onHead: onHead, onData: onData)
         scheduleFlush()
         return token
     }

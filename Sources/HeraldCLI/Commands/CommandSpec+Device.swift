@@ -7,7 +7,8 @@ extension CommandSpec {
             OptionSpec(
                 "endpoint", valueName: "URL",
                 help: "The emulator: https://HOST[:PORT], or http:// for h2c (default https://localhost:2197)."),
-            OptionSpec("ca-file", valueName: "FILE", help: "Trust this CA (PEM), e.g. the emulator's herald-data/ca.pem."),
+            OptionSpec(
+                "ca-file", valueName: "FILE", help: "Trust this CA (PEM), e.g. the emulator's herald-data/ca.pem."),
             OptionSpec("topic", valueName: "BUNDLE_ID", help: "register: the app the device registers for."),
             OptionSpec(
                 "environment", valueName: "ENV",
@@ -78,7 +79,8 @@ public struct DeviceOptions: Equatable, Sendable {
         case "listen", "unregister":
             guard let token else { throw .missingArgument("TOKEN") }
             guard !token.isEmpty, token.utf8.count % 2 == 0, token.allSatisfy(\.isHexDigit) else {
-                throw .invalidValue(option: "TOKEN", value: token, rule: "must be hexadecimal with an even number of digits")
+                throw .invalidValue(
+                    option: "TOKEN", value: token, rule: "must be hexadecimal with an even number of digits")
             }
             action = parsed.positionals[0] == "listen" ? .listen(token: token) : .unregister(token: token)
         case let other:

@@ -34,7 +34,8 @@ struct DeviceCommand {
             switch options.action {
             case .register(let topic, let environmentName, let thenListen):
                 let environment = environmentName.flatMap(DeviceEnvironment.init(rawValue:))
-                let device = try await SimulatedDevice.register(at: endpoint, topic: topic, environment: environment, on: loop)
+                let device = try await SimulatedDevice.register(
+                    at: endpoint, topic: topic, environment: environment, on: loop)
                 context.standardOutput(device.token + "\n")
                 return thenListen ? await listen(device) : finish(device, ExitStatus.success)
             case .listen(let token):
@@ -86,7 +87,8 @@ struct DeviceCommand {
         case .counted, .interrupted:
             return finish(device, ExitStatus.success)
         case .streamEnded:
-            context.standardError("herald device listen: the emulator ended the stream (unregistered, or another listener took over)\n")
+            context.standardError(
+                "herald device listen: the emulator ended the stream (unregistered, or another listener took over)\n")
             return finish(device, ExitStatus.success)
         case .failed(let message):
             context.standardError("herald device listen: \(message)\n")
