@@ -121,6 +121,7 @@ public final class SimulatedDevice: Sendable {
         var session = HTTP2SessionConfiguration()
         session.maxBodySize = 1 << 20
         return HTTP2ClientConnection.Configuration(
-            host: endpoint.host, port: endpoint.port, tls: endpoint.tls, session: session, idlePingInterval: nil)
+            host: endpoint.host, port: endpoint.port, tls: endpoint.tls, session: session,
+            idlePingInterval: .seconds(30))  // a quiet listener still notices a dead emulator
     }
 }
