@@ -15,17 +15,20 @@ public final class Emulator: Sendable {
     public let faults: FaultInjector
     /// Broadcast channels (`/1/apps/<bundle-id>/channels`); tests may create and inspect them directly.
     public let channels: ChannelStore
+    /// Simulated devices: registration, their streams, store-and-forward, channels.
+    public let devices: DeviceRegistry
     let broadcastHook: BroadcastHook
 
     private init(
         server: HTTP2Server, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector, channels: ChannelStore,
-        hook: BroadcastHook
+        devices: DeviceRegistry, hook: BroadcastHook
     ) {
         self.server = server
         self.log = log
         self.tokens = tokens
         self.faults = faults
         self.channels = channels
+        self.devices = devices
         self.broadcastHook = hook
     }
 
@@ -39,9 +42,10 @@ public final class Emulator: Sendable {
         let faults = FaultInjector()
         let channels = ChannelStore(limitPerApp: configuration.channelLimitPerApp)
         let hook = BroadcastHook()
+        let devices = DeviceRegistry(unregistered: tokens, clock: clock)
         let handler = EmulatorHandler(
             configuration: configuration, log: log, tokens: tokens, faults: faults, clock: clock, channels: channels,
-            broadcastHook: hook)
+            broadcastHook: hook, devices: devices)
         var session = HTTP2SessionConfiguration()
         session.maxConcurrentStreams = configuration.initialMaxConcurrentStreams
         session.maxBodySize = PayloadLimits.voip + 1
@@ -51,7 +55,8 @@ public final class Emulator: Sendable {
         serverConfiguration.shutdownGoAwayDebugData = Reason.shutdown.goAwayDebugData
         let server = try await HTTP2Server.start(configuration: serverConfiguration, handler: handler)
         handler.server.set(server)
-        return Emulator(server: server, log: log, tokens: tokens, faults: faults, channels: channels, hook: hook)
+        return Emulator(
+            server: server, log: log, tokens: tokens, faults: faults, channels: channels, devices: devices, hook: hook)
     }
 
     public var port: Int { Int(server.port) }

@@ -54,6 +54,10 @@ public struct EmulatorConfiguration: Sendable {
     /// How broadcast and channel checks behave where Apple is silent (`bundleIDs` and certificate
     /// topics fill in `allowedBundleIDs`).
     public var broadcastPolicy = BroadcastPolicy()
+    /// Strict tokens: only tokens of registered simulated devices are accepted (an unknown token or
+    /// one of the other environment is 400 BadDeviceToken, one of another app 400
+    /// DeviceTokenNotForTopic). Off (open mode), any well-formed token is accepted and logged.
+    public var strictTokens = false
 
     public init(
         keys: [ProviderKey], bundleIDs: Set<String> = [], initialMaxConcurrentStreams: UInt32 = 1,

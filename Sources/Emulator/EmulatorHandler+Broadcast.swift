@@ -119,6 +119,11 @@ extension EmulatorHandler {
                     priority: accepted.priority.rawValue, apnsID: accepted.requestID, uniqueID: nil, status: 200,
                     reason: nil,
                     payload: accepted.payload, channel: accepted.channelID.value))
+            // Subscribed simulated devices get it now, or (policy 1) when they return.
+            devices.deliverBroadcast(
+                bundleID: accepted.bundleID, channelID: accepted.channelID.value, payload: accepted.payload,
+                expiration: accepted.expiration?.unixSeconds, storesLatest: accepted.storagePolicy == .mostRecentMessage,
+                requestID: accepted.requestID, priority: accepted.priority.rawValue)
             broadcastHook.deliver(accepted)
         case .failure(let rejection):
             let requestID = reject(rejection, responder: responder)

@@ -37,11 +37,12 @@ final class EmulatorHandler: HTTP2RequestHandler {
     let keysByID: [String: EmulatorConfiguration.ProviderKey]
     let channels: ChannelStore
     let broadcastHook: BroadcastHook
+    let devices: DeviceRegistry
 
     init(
         configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector = FaultInjector(),
         clock: @escaping @Sendable () -> Int, channels: ChannelStore = ChannelStore(),
-        broadcastHook: BroadcastHook = BroadcastHook()
+        broadcastHook: BroadcastHook = BroadcastHook(), devices: DeviceRegistry? = nil
     ) {
         self.configuration = configuration
         self.log = log
@@ -49,6 +50,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
         self.faults = faults
         self.channels = channels
         self.broadcastHook = broadcastHook
+        self.devices = devices ?? DeviceRegistry(unregistered: tokens, clock: clock)
         limiter = configuration.perTokenRateLimit.map(TokenRateLimiter.init(limit:))
         self.clock = clock
         keysByID = Dictionary(configuration.keys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
@@ -85,6 +87,11 @@ final class EmulatorHandler: HTTP2RequestHandler {
             handleBroadcast(request, path: path, responder: responder)
             return
         }
+        if path.hasPrefix(DeviceAPI.prefix) {
+            raiseStreamLimitForDevice(responder.connection)
+            DeviceAPI(devices: devices, defaultEnvironment: environment).handle(request, responder: responder)
+            return
+        }
         var headers: [(name: String, value: String)] = []
         for header in request.headers where !header.name.starts(with: [UInt8(ascii: ":")]) {
             headers.append((header.nameString, header.valueString))
@@ -110,6 +117,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
                 }
                 return .success(headers)
             }
+            .flatMap { headers in checkRegistered(headers) }
             .flatMap { headers -> Result<ValidatedHeaders, PushRejection> in
                 if usesCertificate { return checkCertificate(responder.connection.peerCertificate, headers).map { headers } }
                 return authenticate(
@@ -130,6 +138,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
             var answer = [HTTP2Header("apns-id", push.apnsID)]
             if let uniqueID { answer.append(HTTP2Header("apns-unique-id", uniqueID)) }
             _ = responder.respond(status: 200, headers: answer)
+            devices.deliver(DeviceNotification(push, receivedAt: clock() * 1000))
             record(
                 push.token.hex, push.topic?.value, push.pushType.rawValue, push.priority.rawValue, push.apnsID, uniqueID,
                 200, nil, push.payload)

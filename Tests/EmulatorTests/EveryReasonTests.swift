@@ -35,6 +35,8 @@ struct EveryReasonTests {
         var rateLimit: Int?
         var unregisterFirst = false
         var fault: Fault?
+        /// Strict tokens, with the request's token replaced by one registered for this app and environment.
+        var strictDevice: (bundleID: String, environment: DeviceEnvironment)?
         var testDescription: String { "\(reason.rawValue): \(label)" }
     }
 
@@ -88,9 +90,11 @@ struct EveryReasonTests {
              credentials: [.issued(secondsAgo: 60), .valid]),
         Case(label: "a second push in the same second over a limit of 1", reason: .tooManyRequests,
              requests: [push(), push()], rateLimit: 1),
+        Case(label: "strict tokens: a device registered for another app", reason: .deviceTokenNotForTopic,
+             requests: [push()], strictDevice: ("com.example.other", .sandbox)),
+        Case(label: "strict tokens: a device of the other environment", reason: .badDeviceToken,
+             requests: [push()], strictDevice: ("com.example.app", .production)),
         // Reasons APNs gives for its own state, not the request's: injected as faults.
-        Case(label: "a device token that is not the topic's (fault)", reason: .deviceTokenNotForTopic, requests: [push()],
-             fault: Fault(action: .respond(status: 400, reason: .deviceTokenNotForTopic))),
         Case(label: "an action APNs forbids (fault)", reason: .forbidden, requests: [push()],
              fault: Fault(action: .respond(status: 403, reason: .forbidden))),
         Case(label: "an expired token (fault)", reason: .expiredToken, requests: [push()],
@@ -116,6 +120,7 @@ struct EveryReasonTests {
                 .init(keyID: "PRD111PRDD", teamID: "DEF123GHIJ", publicKey: productionKey.publicKey, environment: .production),
             ], bundleIDs: ["com.example.app"], perTokenRateLimit: testCase.rateLimit)
         configuration.sandbox = true
+        configuration.strictTokens = testCase.strictDevice != nil
         let now = Int(ProviderTokenCache.systemClock())
         let loops = try EventLoopGroup(loopCount: 1, name: "reasons")
         let emulator = try await Emulator.start(configuration, loops: loops, clock: { now })
@@ -123,6 +128,10 @@ struct EveryReasonTests {
         if let fault = testCase.fault { emulator.faults.add(fault) }
 
         var requests = testCase.requests
+        if let (bundleID, environment) = testCase.strictDevice {
+            let registered = try emulator.devices.register(bundleID: bundleID, environment: environment)
+            for index in requests.indices { requests[index].path = "/3/device/\(registered)" }
+        }
         // One valid token, reused as a real client would (each ES256 signature differs, and a new
         // token on the same connection within 20 minutes is refused).
         let validToken = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ").sign(issuedAt: now)

@@ -59,6 +59,7 @@ struct ServerTestOptions {
     var idleTimeout: Duration?
     var closeTimeout: Duration?
     var maximumConnections: Int?
+    var streamBufferLimit: Int?
 }
 
 /// Starts a server on two fresh loops, runs `body`, then shuts down the server and the loops.
@@ -73,6 +74,7 @@ func withServer<Result>(
     if let timeout = options.closeTimeout { configuration.closeTimeout = timeout }
     configuration.idleTimeout = options.idleTimeout
     configuration.maximumConnections = options.maximumConnections
+    if let limit = options.streamBufferLimit { configuration.streamBufferLimit = limit }
     let server: HTTP2Server
     do {
         server = try await HTTP2Server.start(configuration: configuration, handler: handler)

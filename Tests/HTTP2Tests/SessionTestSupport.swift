@@ -28,8 +28,19 @@ final class ClientRecorder: HTTP2ClientSessionDelegate {
     var goAways: [HTTP2GoAway] = []
     var settings: [HTTP2Settings] = []
     var pingAcks: [UInt64] = []
+    /// Streaming requests: the response heads, and the body chunks in arrival order.
+    var heads: [UInt64: HTTP2Response] = [:]
+    var chunks: [UInt64: [[UInt8]]] = [:]
     /// Runs after each token report (to resubmit, close, ...).
     var onReport: ((HTTP2ClientSession, UInt64) -> Void)?
+
+    func session(_ session: HTTP2ClientSession, didReceiveHead response: HTTP2Response, for token: UInt64) {
+        heads[token] = response
+    }
+
+    func session(_ session: HTTP2ClientSession, didReceiveData data: [UInt8], for token: UInt64) {
+        chunks[token, default: []].append(data)
+    }
 
     func session(_ session: HTTP2ClientSession, didReceive response: HTTP2Response, for token: UInt64) {
         responses[token] = response

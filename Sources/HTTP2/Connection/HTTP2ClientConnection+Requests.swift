@@ -131,6 +131,14 @@ extension HTTP2ClientConnection {
 }
 
 extension HTTP2ClientConnection: HTTP2ClientSessionDelegate {
+    public func session(_ session: HTTP2ClientSession, didReceiveHead response: HTTP2Response, for token: UInt64) {
+        pending[token]?.onHead?(response)
+    }
+
+    public func session(_ session: HTTP2ClientSession, didReceiveData data: [UInt8], for token: UInt64) {
+        pending[token]?.onData?(data)
+    }
+
     public func session(_ session: HTTP2ClientSession, didReceive response: HTTP2Response, for token: UInt64) {
         complete(token, .success(response))
         if isReady { onEvent?(self, .streamsAvailable) }

@@ -77,6 +77,9 @@ public final class HTTP2ClientConnection {
         /// When the request times out (monotonic ns); 0 never.
         var deadline: UInt64
         var timedOut = false
+        /// Streaming requests: the response head and each body chunk, as they arrive.
+        var onHead: ((HTTP2Response) -> Void)? = nil
+        var onData: (([UInt8]) -> Void)? = nil
     }
 
     public let loop: EventLoop

@@ -50,6 +50,32 @@ public struct HTTP2Responder {
         connection.connection?.reset(streamID, errorCode: errorCode) ?? false
     }
 
+    /// Starts a streaming response: `status` and `headers` (validated) now, the body by ``write(_:)``
+    /// over time, END_STREAM at ``finish()``. `onClose` is called once, on the loop, when the stream
+    /// ends (finished, reset by the client or at the buffer cap, or the connection ended): for
+    /// example to mark a listener gone. Returns whether the HEADERS were queued; false (and no
+    /// `onClose`) if the stream is already answered or gone.
+    @discardableResult
+    public func startStreaming(
+        status: Int = 200, headers: [HTTP2Header] = [], onClose: @escaping (HTTP2StreamEnd) -> Void = { _ in }
+    ) -> Bool {
+        connection.connection?.startStreaming(streamID, status: status, headers: headers, onClose: onClose) ?? false
+    }
+
+    /// Appends to a streaming response's body. False if the stream is not streaming, finished or
+    /// gone, or if the bytes would take its unsent data past the server's `streamBufferLimit`:
+    /// then the stream is reset (ENHANCE_YOUR_CALM) and `onClose` hears it.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        connection.connection?.writeStream(streamID, bytes) ?? false
+    }
+
+    /// Ends a streaming response after what has been written. Returns whether it was queued.
+    @discardableResult
+    public func finish() -> Bool {
+        connection.connection?.finishStream(streamID) ?? false
+    }
+
     /// A copy that may be used from any thread: each call hops to the connection's loop.
     public var sendable: HTTP2SendableResponder {
         HTTP2SendableResponder(self)

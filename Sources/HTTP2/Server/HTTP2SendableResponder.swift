@@ -24,6 +24,27 @@ public struct HTTP2SendableResponder: Sendable {
         box.loop.execute { box.responder.respond(status: status, headers: headers, body: body) }
     }
 
+    /// ``HTTP2Responder/startStreaming(status:headers:onClose:)`` on the loop; `onClose` runs there.
+    public func startStreaming(
+        status: Int = 200, headers: [HTTP2Header] = [], onClose: @escaping @Sendable (HTTP2StreamEnd) -> Void = { _ in }
+    ) {
+        let box = self.box
+        box.loop.execute { box.responder.startStreaming(status: status, headers: headers, onClose: onClose) }
+    }
+
+    /// ``HTTP2Responder/write(_:)`` on the loop. Writes from one thread keep their order; a write
+    /// refused at the buffer cap resets the stream, which `onClose` reports.
+    public func write(_ bytes: [UInt8]) {
+        let box = self.box
+        box.loop.execute { box.responder.write(bytes) }
+    }
+
+    /// ``HTTP2Responder/finish()`` on the loop.
+    public func finish() {
+        let box = self.box
+        box.loop.execute { box.responder.finish() }
+    }
+
     public func reset(errorCode: HTTP2ErrorCode = .cancel) {
         let box = self.box
         box.loop.execute { box.responder.reset(errorCode: errorCode) }

@@ -31,6 +31,11 @@ extension HTTP2Server {
         public var idleGoAwayDebugData: [UInt8] = []
         /// GOAWAY debug data when the server shuts down (APNs: `{"reason":"Shutdown"}`).
         public var shutdownGoAwayDebugData: [UInt8] = []
+        /// The most bytes a streaming response may hold unsent (the client is not reading, or its
+        /// flow-control windows are closed). A write that would go past it is refused and the
+        /// stream is reset with ENHANCE_YOUR_CALM, so a slow reader cannot make the server buffer
+        /// without bound; the responder's `onClose` hears `.reset(.enhanceYourCalm)`.
+        public var streamBufferLimit: Int = 1 << 20
 
         /// SETTINGS_MAX_CONCURRENT_STREAMS in each connection's first SETTINGS frame: the same value
         /// as `session.maxConcurrentStreams`. Raise it per connection with

@@ -86,7 +86,8 @@ extension HTTP2ServerConnection {
         idleTimer = nil
         guard case .active = state, let idle = server.configuration.idleTimeout?.clampedNanoseconds else { return }
         let quiet = EventLoop.now() &- lastActivity
-        let awaitingAnswers = session.openStreamCount > answered.count
+        // An open streaming response is activity still to come, like an unanswered request.
+        let awaitingAnswers = session.openStreamCount > answered.count - streaming.count
         if quiet >= idle && !awaitingAnswers {
             try? session.submitGoAway(lastStreamID: nil, errorCode: .noError, debugData: server.configuration.idleGoAwayDebugData)
             beginClosing()

@@ -9,6 +9,9 @@ extension HTTP2ServerConnection: HTTP2ServerSessionDelegate {
 
     func session(_ session: HTTP2ServerSession, didCloseStream streamID: Int32, errorCode: HTTP2ErrorCode) {
         answered.remove(streamID)
+        if let stream = streaming.removeValue(forKey: streamID) {
+            streamEnded(stream, errorCode: errorCode)
+        }
     }
 
     func session(_ session: HTTP2ServerSession, didReceiveSettings settings: HTTP2Settings) {

@@ -24,6 +24,7 @@
 //   (back-pressure: a client that does not read cannot make the server buffer responses).
 // - Deregister before closing the descriptor, in one place: finalClose().
 // - A stream is answered at most once: `answered` holds the answered streams still open.
+// - A streaming response's unsent bytes stay under `streamBufferLimit` (HTTP2ServerConnection+Streaming).
 
 /// An accepted HTTP/2 connection, owned by its loop. See the diagram above.
 ///
@@ -63,6 +64,8 @@ final class HTTP2ServerConnection: IOHandler {
     var prefaceReceived = false
     var tlsFailed = false
     var answered = Set<Int32>()
+    /// Streaming responses still open (also in `answered`), with who to tell when they end.
+    var streaming: [Int32: StreamingResponse] = [:]
     /// When plaintext last arrived (EventLoop.now()).
     var lastActivity: UInt64
     var handshakeTimer: TimerID?

@@ -55,6 +55,20 @@ public final class HTTP2ClientSession {
         try engine.submitRequest(block: headers, buffer: extraHeaders, body: body, token: token)
     }
 
+    /// Queues a request whose response is reported as it arrives: `didReceiveHead` once the final
+    /// HEADERS are in, `didReceiveData` for each batch of body bytes (no `maxBodySize` applies), then
+    /// `didReceive` (with an empty body) or `didFail` when the stream closes, as for any request.
+    /// Cancel it with ``resetStream(_:errorCode:)``.
+    ///
+    /// Flow control: nghttp2 returns the window as bytes are handed to the delegate, so the peer
+    /// may keep sending; a delegate that buffers must bound what it keeps.
+    @discardableResult
+    public func submitStreamingRequest(
+        headers: HTTP2HeaderBlock?, extraHeaders: HTTP2HeaderBuffer? = nil, body: [UInt8]?, token: UInt64
+    ) throws(HTTP2Error) -> Int32 {
+        try engine.submitRequest(block: headers, buffer: extraHeaders, body: body, token: token, streaming: true)
+    }
+
     /// Queues a request from a plain header list (validated; allocates: not for the hot path).
     @discardableResult
     public func submitRequest(headers: [HTTP2Header], body: [UInt8]?, token: UInt64) throws(HTTP2Error) -> Int32 {
@@ -125,6 +139,15 @@ public final class HTTP2ClientSession {
                 delegate?.session(self, didReceiveGoAway: goAway)
             case .pingAck(let payload):
                 delegate?.session(self, didReceivePingAck: payload)
+            case .responseHead(let slot):
+                guard engine.slots[slot].state != .free else { break }
+                let head = HTTP2Response(status: engine.slots[slot].status, headers: engine.slots[slot].headers, body: [])
+                delegate?.session(self, didReceiveHead: head, for: engine.slots[slot].token)
+            case .responseData(let slot):
+                guard engine.slots[slot].state != .free, !engine.slots[slot].body.isEmpty else { break }
+                var data: [UInt8] = []
+                swap(&data, &engine.slots[slot].body)
+                delegate?.session(self, didReceiveData: data, for: engine.slots[slot].token)
             case .requestReady, .serverStreamClosed:
                 break
             }

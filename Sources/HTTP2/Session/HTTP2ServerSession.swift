@@ -143,7 +143,7 @@ public final class HTTP2ServerSession {
                 delegate?.session(self, didReceiveGoAway: goAway)
             case .pingAck(let payload):
                 delegate?.session(self, didReceivePingAck: payload)
-            case .clientStreamClosed:
+            case .clientStreamClosed, .responseHead, .responseData:
                 break
             }
         }

@@ -7,6 +7,8 @@ import CNghttp2
 enum NGHTTP2 {
     static let callbackFailure = NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
     static let temporalCallbackFailure = NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue
+    /// A data provider has nothing to send yet; `nghttp2_session_resume_data` wakes it.
+    static let deferred = NGHTTP2_ERR_DEFERRED.rawValue
 
     static let flagNone = UInt8(NGHTTP2_FLAG_NONE.rawValue)
     static let flagEndStream = UInt8(NGHTTP2_FLAG_END_STREAM.rawValue)

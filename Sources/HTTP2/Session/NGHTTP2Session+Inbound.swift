@@ -63,6 +63,11 @@ extension NGHTTP2Session {
         guard let index = slot(session, streamID), slots[index].localReset == nil, !slots[index].discardingBody else {
             return 0
         }
+        if role == .client, slots[index].streaming {
+            if slots[index].body.isEmpty { events.append(.responseData(slot: index)) }
+            slots[index].body.append(contentsOf: data)
+            return 0
+        }
         guard slots[index].body.count + data.count <= configuration.maxBodySize else {
             switch role {
             case .client:
@@ -83,6 +88,9 @@ extension NGHTTP2Session {
         let header = frame.pointee.hd
         switch header.type {
         case NGHTTP2.frameData, NGHTTP2.frameHeaders:
+            if role == .client, header.type == NGHTTP2.frameHeaders, let index = slot(session, header.stream_id) {
+                noteResponseHead(index)
+            }
             guard header.flags & NGHTTP2.flagEndStream != 0, let index = slot(session, header.stream_id),
                 slots[index].localReset == nil
             else { return 0 }
@@ -172,6 +180,9 @@ extension NGHTTP2Session {
         }
         let offset = slots[index].outgoingOffset
         let count = min(length, slots[index].outgoingBody.count - offset)
+        if slots[index].streaming {
+            return readStreamingBody(index, count: count, into: buffer, flags: flags)
+        }
         slots[index].outgoingBody.withUnsafeBufferPointer { body in
             if let base = body.baseAddress, count > 0 {
                 buffer.update(from: base + offset, count: count)

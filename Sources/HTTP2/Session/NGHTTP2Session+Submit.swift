@@ -5,8 +5,9 @@ import CNghttp2
 
 extension NGHTTP2Session {
     /// Client: queues a request; its token is reported exactly once when the stream closes.
+    /// `streaming`: the response is reported as it arrives (head, then body chunks), not only at the end.
     func submitRequest(
-        block: HTTP2HeaderBlock?, buffer: HTTP2HeaderBuffer?, body: [UInt8]?, token: UInt64
+        block: HTTP2HeaderBlock?, buffer: HTTP2HeaderBuffer?, body: [UInt8]?, token: UInt64, streaming: Bool = false
     ) throws(HTTP2Error) -> Int32 {
         let session = try liveSession()
         guard role == .client, nghttp2_session_check_request_allowed(session) != 0 else {
@@ -14,6 +15,7 @@ extension NGHTTP2Session {
         }
         let index = slots.acquire()
         slots[index].token = token
+        slots[index].streaming = streaming
         slots[index].headerBlock = block
         let userData = StreamSlots.userData(index)
         let hasBody = !(body?.isEmpty ?? true)
@@ -35,8 +37,10 @@ extension NGHTTP2Session {
     }
 
     /// Server: queues the response to a request that was delivered and whose stream is still open.
+    /// `streaming`: the body is written later (`writeStream`, `finishStream`); its DATA waits for it.
     func submitResponse(
-        streamID: Int32, status: Int, block: HTTP2HeaderBlock?, buffer: HTTP2HeaderBuffer?, body: [UInt8]?
+        streamID: Int32, status: Int, block: HTTP2HeaderBlock?, buffer: HTTP2HeaderBuffer?, body: [UInt8]?,
+        streaming: Bool = false
     ) throws(HTTP2Error) {
         let session = try liveSession()
         guard role == .server else { throw HTTP2Error(.invalidArgument("only a server session sends responses")) }
@@ -47,10 +51,11 @@ extension NGHTTP2Session {
         guard !slots[index].headersSent else {
             throw HTTP2Error(.invalidArgument("stream \(streamID) already has a response"))
         }
-        let hasBody = !(body?.isEmpty ?? true)
+        let hasBody = streaming || !(body?.isEmpty ?? true)
         slots[index].headersSent = true
+        slots[index].streaming = streaming
         slots[index].headerBlock = block
-        if let body, hasBody {
+        if let body, !body.isEmpty {
             slots[index].outgoingBody = body
         }
         let userData = StreamSlots.userData(index)
@@ -62,6 +67,7 @@ extension NGHTTP2Session {
         }
         guard result == 0 else {
             slots[index].headersSent = false
+            slots[index].streaming = false
             slots[index].headerBlock = nil
             slots[index].outgoingBody = []
             throw HTTP2Error.library("nghttp2_submit_response", Int(result))

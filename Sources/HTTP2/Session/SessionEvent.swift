@@ -9,6 +9,10 @@ enum SessionEvent {
     case requestReady(slot: Int32)
     /// Server: a delivered request's stream closed.
     case serverStreamClosed(slot: Int32)
+    /// Client, streaming request: the final response HEADERS arrived.
+    case responseHead(slot: Int32)
+    /// Client, streaming request: body bytes arrived (gathered in the slot until delivered).
+    case responseData(slot: Int32)
     case settings(HTTP2Settings)
     case goAway(HTTP2GoAway)
     case pingAck(UInt64)

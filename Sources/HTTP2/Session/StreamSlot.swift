@@ -41,6 +41,16 @@ struct StreamSlot {
     var localReset: LocalReset?
     var closeCode: UInt32 = 0
 
+    /// Server: the response body is written over time (`outgoingBody` grows, the data provider
+    /// defers while it is empty). Client: the response is reported as it arrives.
+    var streaming = false
+    /// Server, streaming: no more bytes will be written; END_STREAM follows the last of them.
+    var streamFinished = false
+    /// Server, streaming: the data provider returned NGHTTP2_ERR_DEFERRED and waits for a resume.
+    var deferred = false
+    /// Client, streaming: the final response HEADERS have been reported.
+    var headDelivered = false
+
     /// Client: the last `:status` seen (a 1xx is replaced by the final one).
     var status = 0
     var headerListSize = 0
@@ -62,6 +72,10 @@ struct StreamSlot {
         discardingBody = false
         localReset = nil
         closeCode = 0
+        streaming = false
+        streamFinished = false
+        deferred = false
+        headDelivered = false
         status = 0
         headerListSize = 0
         headers.reset(keepingAtMost: 4096)

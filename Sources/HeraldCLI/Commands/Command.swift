@@ -10,6 +10,8 @@ public enum Command: Equatable, Sendable {
     case channels(ChannelsOptions)
     /// Run the APNs emulator.
     case emulator(EmulatorOptions)
+    /// Act as a simulated device on the emulator.
+    case device(DeviceOptions)
     /// Check a payload and its headers.
     case lint(LintOptions)
     /// Print a provider authentication token.

@@ -33,6 +33,9 @@ extension CommandSpec {
             OptionSpec(
                 "channel-limit", valueName: "N",
                 help: "Broadcast channels per app; more get CannotCreateChannelConfig (default 10000)."),
+            OptionSpec(
+                "strict-tokens",
+                help: "Accept only tokens of registered devices (herald device register): BadDeviceToken, DeviceTokenNotForTopic otherwise."),
         ],
         discussion: """
             Checks every request as APNs does (method, path, token, headers, topic and suffix, priority, \
@@ -79,6 +82,8 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var idleTimeoutSeconds: Int?
     /// Broadcast channels per app (nil: APNs's 10,000).
     public var channelLimit: Int?
+    /// Only registered device tokens are accepted.
+    public var strictTokens = false
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         let listen = parsed.value("listen") ?? "127.0.0.1:2197"
@@ -113,6 +118,7 @@ public struct EmulatorOptions: Equatable, Sendable {
         configPath = parsed.value("config")
         topics = parsed.values("topic")
         production = parsed.flag("production")
+        strictTokens = parsed.flag("strict-tokens")
         if let text = parsed.value("rate-limit") {
             guard let value = Int(text), value > 0 else {
                 throw .invalidValue(option: "--rate-limit", value: text, rule: "must be a whole number above 0")

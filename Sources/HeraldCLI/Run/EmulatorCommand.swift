@@ -45,6 +45,9 @@ struct EmulatorCommand {
             context.standardError("herald emulator: cannot start event loops: \(error)\n")
             return ExitStatus.failure
         }
+        var configuration = EmulatorConfiguration(
+            keys: keys, bundleIDs: Set(options.topics), sandbox: !options.production, perTokenRateLimit: options.rateLimit)
+        configuration.strictTokens = options.strictTokens
         do {
             var configuration = EmulatorConfiguration(
                 keys: keys, bundleIDs: bundleIDs, sandbox: !options.production, perTokenRateLimit: options.rateLimit)
@@ -68,6 +71,7 @@ struct EmulatorCommand {
             let described = keys.prefix(4).map { "\($0.keyID) (team \($0.teamID))" }.joined(separator: ", ")
             lines.append("  accepts provider tokens of key\(keys.count == 1 ? "" : "s") \(described)\(keys.count > 4 ? ", ..." : "")")
         }
+        lines.append("  tokens: \(options.strictTokens ? "strict (registered devices only)" : "open (any well-formed token)")")
         lines.append("  delivery log: GET \(scheme)://\(host):\(emulator.port)/control/v1/deliveries; stop with Ctrl-C")
         context.standardOutput(lines.joined(separator: "\n") + "\n")
         context.onListening(emulator.port)

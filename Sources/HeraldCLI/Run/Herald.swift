@@ -31,6 +31,8 @@ public func runHerald(_ arguments: [String], context: CommandContext = .system) 
         return await ChannelsCommand(options: options, context: context).run()
     case .emulator(let options):
         return await EmulatorCommand(options: options, context: context).run()
+    case .device(let options):
+        return await DeviceCommand(options: options, context: context).run()
     case .lint(let options):
         return LintCommand(options: options, context: context).run()
     case .jwt(let options):

@@ -1,0 +1,141 @@
+// The emulator's simulated devices: who holds which token, whether they are listening, and what
+// waits for them. One Mutex guards it all; sinks are called under it (see DeviceSink).
+//
+//   register ──> offline ──connect(sink)──> online ──disconnect / stream ends──> offline
+//                   │  stored: the latest push per app (expiration 0 never; expired ones dropped
+//                   │          when delivered), the latest broadcast per channel (policy 1, 8 h)
+//                   └──unregister──> gone: every token of the device answers 410 (TokenRegistry)
+//
+// Tokens: the device's own (32 random bytes) and its Live Activity / push-to-start tokens (80
+// random bytes, like the 160-digit ones seen in the field) all route to the same device.
+
+import APNs
+import Synchronization
+
+/// The emulator's simulated devices and their tokens.
+///
+/// Thread-safety: `Sendable`; every member may be called from any thread (one `Mutex` inside).
+/// Lifecycle: lives as long as its emulator; devices stay until unregistered.
+public final class DeviceRegistry: Sendable {
+    /// Where a token leads.
+    public struct Route: Sendable, Equatable {
+        /// The device's own token.
+        public let deviceToken: String
+        public let bundleID: String
+        public let environment: DeviceEnvironment
+        public let kind: DeviceTokenKind
+    }
+
+    struct Device {
+        let bundleID: String
+        let environment: DeviceEnvironment
+        var tokens: [String]
+        var sink: (any DeviceSink)?
+        var connection: UInt64 = 0
+        /// The one stored push per app, by bundle id.
+        var stored: [String: DeviceNotification] = [:]
+        var subscriptions: Set<ChannelKey> = []
+        /// The latest broadcast per channel (policy 1) and until when it is kept (UNIX seconds).
+        var storedBroadcasts: [ChannelKey: (notification: DeviceNotification, until: Int)] = [:]
+    }
+
+    struct ChannelKey: Hashable {
+        let bundleID: String
+        let channelID: String
+    }
+
+    struct State {
+        var devices: [String: Device] = [:]
+        var routes: [String: Route] = [:]
+        var lastConnection: UInt64 = 0
+        /// Callers of `waitForPresence`, resumed when their device comes online or goes offline.
+        var presenceWaiters: [PresenceWaiter] = []
+        var lastWaiter: UInt64 = 0
+    }
+
+    let state = Mutex(State())
+    /// Unregistered tokens, shared with the emulator's 410 answers.
+    public let unregistered: TokenRegistry
+    /// UNIX seconds; injected so tests can move time.
+    let clock: @Sendable () -> Int
+    /// How long a policy-1 channel keeps its latest broadcast for an offline device.
+    public static let broadcastStorageSeconds = 8 * 3600
+
+    public init(
+        unregistered: TokenRegistry = TokenRegistry(),
+        clock: @escaping @Sendable () -> Int = ProviderTokenCache.systemClock
+    ) {
+        self.unregistered = unregistered
+        self.clock = clock
+    }
+
+    // MARK: Registration
+
+    /// Registers a device for `bundleID` in `environment` and returns its new token (64 hex digits).
+    public func register(bundleID: String, environment: DeviceEnvironment) throws(DeviceError) -> String {
+        if let problem = Topic.bundleIDProblem(bundleID) { throw .invalid(field: "topic", rule: problem) }
+        let token = Self.randomToken(bytes: 32)
+        state.withLock { state in
+            state.devices[token] = Device(bundleID: bundleID, environment: environment, tokens: [token])
+            state.routes[token] = Route(deviceToken: token, bundleID: bundleID, environment: environment, kind: .device)
+        }
+        return token
+    }
+
+    /// Gives the device a Live Activity or push-to-start token (160 hex digits) that routes to it.
+    public func registerToken(_ kind: DeviceTokenKind, for deviceToken: String) throws(DeviceError) -> String {
+        guard kind != .device else { throw .invalid(field: "kind", rule: "use \"live-activity\" or \"push-to-start\"") }
+        let token = Self.randomToken(bytes: 80)
+        let added = state.withLock { state -> Bool in
+            guard let device = state.devices[deviceToken] else { return false }
+            state.devices[deviceToken]?.tokens.append(token)
+            state.routes[token] = Route(
+                deviceToken: deviceToken, bundleID: device.bundleID, environment: device.environment, kind: kind)
+            return true
+        }
+        guard added else { throw .unknownDevice(deviceToken) }
+        return token
+    }
+
+    /// Unregisters the device `deviceToken`: its stream ends, and pushes to any of its tokens answer
+    /// 410 Unregistered with this moment's timestamp from now on.
+    public func unregister(_ deviceToken: String) throws(DeviceError) {
+        let milliseconds = clock() * 1000
+        let device = state.withLock { state -> Device? in
+            guard let device = state.devices.removeValue(forKey: deviceToken) else { return nil }
+            for token in device.tokens { state.routes[token] = nil }
+            device.sink?.finish()
+            Self.resumeWaiters(&state, deviceToken)
+            return device
+        }
+        guard let device else { throw .unknownDevice(deviceToken) }
+        for token in device.tokens { unregistered.unregister(token, at: milliseconds) }
+    }
+
+    /// Where `token` (lowercase hex) leads, if a registered device holds it.
+    public func route(for token: String) -> Route? {
+        state.withLock { $0.routes[token] }
+    }
+
+    /// Whether the device is listening now.
+    public func isOnline(_ deviceToken: String) -> Bool {
+        state.withLock { $0.devices[deviceToken]?.sink != nil }
+    }
+
+    /// The device's stored pushes (one per app), for tests and the control API.
+    public func storedNotifications(for deviceToken: String) -> [DeviceNotification] {
+        state.withLock { state in
+            (state.devices[deviceToken]?.stored.values).map { Array($0) } ?? []
+        }
+    }
+
+    static func randomToken(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0.prefix(count - bytes.count)) }
+        }
+        return Hex.encode(bytes)
+    }
+}
