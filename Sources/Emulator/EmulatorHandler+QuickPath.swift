@@ -3,14 +3,15 @@
 //
 //   /3/device/<token>, no fault declared, no rate limit, no client certificate
 //     -> scanHeaders over the raw header bytes (no String per header)
-//     -> token not unregistered
+//     -> token not unregistered (and registered by a simulated device, with strict tokens)
 //     -> authorization identical, byte for byte, to the one last accepted on this connection
 //        (else the full provider-token check, once per token)
 //     -> the key may push to this topic here -> payload checks over bytes (JSONValidator)
 //     -> 200: apns-id (the request's, lowercased, or generated) and apns-unique-id written into a
 //        reused header buffer; the delivery recorded
 //
-// Anything else (a rejection of any kind, a Unicode corner the byte scan leaves to Strings) goes to
+// A token a simulated device registered also gets the notification, built the slow way (only such
+// tokens pay for it). Anything else (a rejection of any kind, a Unicode corner the byte scan leaves to Strings) goes to
 // `answer`, which validates the request again from the start and answers it. The quick path changes
 // no state before it knows the answer is 200, except accepting a new provider token, which `answer`
 // then finds already accepted (exactly what it would have done itself), so the answers are the ones
@@ -78,7 +79,9 @@ extension EmulatorHandler {
                 for (index, byte) in tokenBytes.enumerated() { buffer[index] = byte | (byte >= 0x41 ? 0x20 : 0) }
                 return tokenBytes.count
             }
+            let route = devices.route(for: token)
             guard tokens.unregisteredAt(token) == nil,
+                !configuration.strictTokens || isRoutable(scan, route: route, fields: fields),
                 acceptAuthorization(scan.authorizationField.map(fields.value(at:)), state: state, responder: responder),
                 keyMayPush(scan, fields: fields, state: state),
                 request.body.withUnsafeBufferPointer({
@@ -100,12 +103,20 @@ extension EmulatorHandler {
                 quick.append(Self.uniqueIDName, quick.uniqueID)
             }
             responder.respond(status: 200, headerBlock: nil, extraHeaders: quick.headers, body: [])
+            // Only a registered token can reach a simulated device: the notification (which parses
+            // the payload) is made only for one.
+            let apnsID = String(decoding: quick.apnsID, as: UTF8.self)
+            if route != nil, let headers = scan.validatedHeaders(fields, path: path, generatedID: apnsID),
+                case .success(let push) = DevicePushValidator.validatePayload(
+                    headers, body: request.body, policy: policy)
+            {
+                devices.deliver(DeviceNotification(push, receivedAt: clock() * 1000))
+            }
             let topic =
                 scan.topicField.map { String(decoding: fields.value(at: $0), as: UTF8.self) }
                 ?? scan.defaultTopic?.value
             record(
-                token, topic, scan.pushType.rawValue, scan.priority.rawValue,
-                String(decoding: quick.apnsID, as: UTF8.self),
+                token, topic, scan.pushType.rawValue, scan.priority.rawValue, apnsID,
                 configuration.sandbox ? String(decoding: quick.uniqueID, as: UTF8.self) : nil, 200, nil, request.body)
             return true
         }
@@ -144,6 +155,18 @@ extension EmulatorHandler {
         quick.lastAuthorization = Array(header)
         quick.acceptedToken = state.lastToken
         return true
+    }
+
+    /// ``checkRegistered`` for strict tokens: a device registered the token, in this environment,
+    /// for the topic's app.
+    private func isRoutable(_ scan: ScannedPushHeaders, route: DeviceRegistry.Route?, fields: ReceivedHeaderFields)
+        -> Bool
+    {
+        guard let route, route.environment == environment else { return false }
+        let topic =
+            scan.topicField.flatMap { try? Topic(String(decoding: fields.value(at: $0), as: UTF8.self)) }
+            ?? scan.defaultTopic
+        return topic.map { $0.bundleID == route.bundleID } ?? true
     }
 
     /// ``authorize`` without the strings: the bound key is valid in this environment and its team

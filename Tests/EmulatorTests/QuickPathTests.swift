@@ -11,7 +11,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct QuickPathTests {
     static let token = String(repeating: "ab", count: 32)
-    static let start = 1_767_225_600
+    static let start = TestClock().now
     let key: P256PrivateKey
 
     init() throws {
@@ -21,7 +21,7 @@ struct QuickPathTests {
     /// Sends `requests` on one connection to an emulator whose clock reads `clock`; `beforeEach`
     /// may change the clock or declare faults between requests.
     func exchange(
-        _ requests: [RawRequest], clock: TestClock = TestClock(QuickPathTests.start),
+        _ requests: [RawRequest], clock: TestClock = TestClock(),
         configure: (inout EmulatorConfiguration) -> Void = { _ in },
         beforeEach: (@Sendable (Int, Emulator) -> Void)? = nil
     ) async throws -> (results: [HTTP2Response], log: [Delivery]) {
@@ -98,12 +98,12 @@ struct QuickPathTests {
         let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
         let first = try signer.sign(issuedAt: Self.start).authorization
         let second = try signer.sign(issuedAt: Self.start + 1300).authorization
-        let clock = TestClock(Self.start)
+        let clock = TestClock()
         let (results, _) = try await exchange(
             [push(first), push(second), push(first)], clock: clock,
             beforeEach: { index, emulator in
                 if index == 1 {
-                    clock.now = Self.start + 1300
+                    clock.advance(1300)
                     emulator.faults.add(Fault(action: .delay))
                 }
             })
@@ -114,10 +114,10 @@ struct QuickPathTests {
     @Test func anExpiredTokenIsRefusedEvenWhenItsBytesAreKnown() async throws {
         let bearer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ").sign(
             issuedAt: Self.start)
-        let clock = TestClock(Self.start)
+        let clock = TestClock()
         let (results, log) = try await exchange(
             [push(bearer.authorization), push(bearer.authorization)], clock: clock,
-            beforeEach: { index, _ in if index == 1 { clock.now = Self.start + 3601 } })
+            beforeEach: { index, _ in if index == 1 { clock.advance(3601) } })
         #expect(results.map { $0.status } == [200, 403])
         #expect(reason(results[1]) == "ExpiredProviderToken")
         #expect(log.map { $0.reason } == [nil, "ExpiredProviderToken"])
@@ -135,16 +135,26 @@ struct QuickPathTests {
         #expect(results.map { $0.status } == [200, 400, 400, 400])
         #expect(results.dropFirst().map(reason) == ["PayloadEmpty", "BadPriority", "BadDeviceToken"])
     }
-}
 
-/// A clock the test sets between requests (seconds since 1970).
-final class TestClock: Sendable {
-    private let value: Atomic<Int>
-
-    init(_ now: Int) { value = Atomic(now) }
-
-    var now: Int {
-        get { value.load(ordering: .sequentiallyConsistent) }
-        set { value.store(newValue, ordering: .sequentiallyConsistent) }
+    @Test func aListeningDeviceGetsThePushWithTheIDItWasAnsweredWith() async throws {
+        try await withDeviceEmulator { harness in
+            let device = try await harness.register()
+            var stream = device.notifications().makeAsyncIterator()
+            await harness.emulator.devices.waitForPresence(device.token, online: true)
+            let bearer = try ProviderTokenSigner(key: harness.key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+                .sign(issuedAt: Int(ProviderTokenCache.systemClock()))
+            let loop = try EventLoop(name: "quick-device")
+            let result = await sendOne(
+                on: loop, .init(host: "127.0.0.1", port: harness.emulator.port, tls: nil),
+                path: "/3/device/" + device.token,
+                headers: [("authorization", bearer.authorization), ("apns-topic", "com.example.app")])
+            await loop.shutdown()
+            let response = try result.get()
+            #expect(response.status == 200)
+            let note = try #require(try await stream.next())
+            #expect(note.apnsID == response.headers.value(for: "apns-id"), "no apns-id sent: the generated one")
+            #expect(note.token == device.token && note.topic == "com.example.app")
+            device.close()
+        }
     }
 }

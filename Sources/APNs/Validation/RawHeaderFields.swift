@@ -47,10 +47,11 @@ public enum DevicePushHeaderScan: Sendable, Equatable {
 
 extension ScannedPushHeaders {
     /// The same headers as ``DevicePushValidator/validateHeaders(_:policy:)`` returns them (makes the
-    /// strings; a generated `apns-id` when the request sent none). nil only for a `path` other than
-    /// the one scanned.
-    public func validatedHeaders(_ fields: some RawHeaderFields, path: UnsafeBufferPointer<UInt8>) -> ValidatedHeaders?
-    {
+    /// strings; `generatedID`, or a new random `apns-id`, when the request sent none). nil only for a
+    /// `path` other than the one scanned.
+    public func validatedHeaders(
+        _ fields: some RawHeaderFields, path: UnsafeBufferPointer<UInt8>, generatedID: String? = nil
+    ) -> ValidatedHeaders? {
         func text(_ index: Int?) -> String? {
             index.map { String(decoding: fields.value(at: $0), as: UTF8.self) }
         }
@@ -62,6 +63,7 @@ extension ScannedPushHeaders {
             topic: text(topicField).flatMap { try? Topic($0) } ?? defaultTopic, pushType: pushType,
             priority: priority, expiration: expiration,
             collapseID: text(collapseIDField).flatMap { try? CollapseID($0) },
-            apnsID: text(apnsIDField)?.lowercased() ?? APNsID.random().value, authorization: text(authorizationField))
+            apnsID: text(apnsIDField)?.lowercased() ?? generatedID ?? APNsID.random().value,
+            authorization: text(authorizationField))
     }
 }
