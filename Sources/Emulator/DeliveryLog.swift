@@ -25,7 +25,7 @@ public struct Delivery: Sendable, Equatable {
 /// to read while the emulator serves.
 public final class DeliveryLog: Sendable {
     private struct Ring {
-        var entries: [Delivery] = []
+        var entries: [DeliveryRecord] = []
         var start = 0
         var total = 0
     }
@@ -47,18 +47,23 @@ public final class DeliveryLog: Sendable {
     }
 
     func append(_ delivery: Delivery) {
+        append(DeliveryRecord(delivery), reason: delivery.reason)
+    }
+
+    /// Appends `record`, whose reason is `reason` (given to spare making it from the record).
+    func append(_ record: DeliveryRecord, reason: String?) {
         tallies.withLock { counts in
             counts.total += 1
-            counts.byStatus[delivery.status, default: 0] += 1
-            if let reason = delivery.reason { counts.byReason[reason, default: 0] += 1 }
-            if delivery.fault != nil { counts.faults += 1 }
+            counts.byStatus[record.status, default: 0] += 1
+            if let reason { counts.byReason[reason, default: 0] += 1 }
+            if record.hasFault { counts.faults += 1 }
         }
         ring.withLock { ring in
             ring.total += 1
             if ring.entries.count < capacity {
-                ring.entries.append(delivery)
+                ring.entries.append(record)
             } else {
-                ring.entries[ring.start] = delivery
+                ring.entries[ring.start] = record
                 ring.start = (ring.start + 1) % capacity
             }
         }
@@ -73,7 +78,7 @@ public final class DeliveryLog: Sendable {
     /// The entries kept that match `filter`, oldest first (the newest `filter.limit` when it is set).
     public func entries(matching filter: DeliveryFilter) -> [Delivery] {
         let all = ring.withLock { Array($0.entries[$0.start...] + $0.entries[..<$0.start]) }
-        let matching = all.filter(filter.matches)
+        let matching = all.map(\.delivery).filter(filter.matches)
         guard let limit = filter.limit, matching.count > limit else { return matching }
         return Array(matching.suffix(limit))
     }

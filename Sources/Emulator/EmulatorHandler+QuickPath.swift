@@ -105,19 +105,33 @@ extension EmulatorHandler {
             responder.respond(status: 200, headerBlock: nil, extraHeaders: quick.headers, body: [])
             // Only a registered token can reach a simulated device: the notification (which parses
             // the payload) is made only for one.
-            let apnsID = String(decoding: quick.apnsID, as: UTF8.self)
-            if route != nil, let headers = scan.validatedHeaders(fields, path: path, generatedID: apnsID),
+            if route != nil,
+                let headers = scan.validatedHeaders(
+                    fields, path: path, generatedID: String(decoding: quick.apnsID, as: UTF8.self)),
                 case .success(let push) = DevicePushValidator.validatePayload(
                     headers, body: request.body, policy: policy)
             {
                 devices.deliver(DeviceNotification(push, receivedAt: clock() * 1000))
             }
-            let topic =
-                scan.topicField.map { String(decoding: fields.value(at: $0), as: UTF8.self) }
-                ?? scan.defaultTopic?.value
-            record(
-                token, topic, scan.pushType.rawValue, scan.priority.rawValue, apnsID,
-                configuration.sandbox ? String(decoding: quick.uniqueID, as: UTF8.self) : nil, 200, nil, request.body)
+            let uniqueID = configuration.sandbox ? quick.uniqueID : nil
+            if scan.topicField == nil, let topic = scan.defaultTopic {  // a policy's default topic: rare
+                record(
+                    token, topic.value, scan.pushType.rawValue, scan.priority.rawValue,
+                    String(decoding: quick.apnsID, as: UTF8.self),
+                    uniqueID.map { String(decoding: $0, as: UTF8.self) }, 200, nil, request.body)
+                return true
+            }
+            quick.apnsID.withUnsafeBufferPointer { apnsID in
+                (uniqueID ?? []).withUnsafeBufferPointer { unique in
+                    log.append(
+                        DeliveryRecord(
+                            acceptedAt: clock() * 1000, token: tokenBytes,
+                            topic: scan.topicField.map(fields.value(at:)), pushType: scan.pushType.rawValue,
+                            priority: scan.priority.rawValue, apnsID: apnsID,
+                            uniqueID: uniqueID == nil ? nil : unique, payload: request.body),
+                        reason: nil)
+                }
+            }
             return true
         }
     }

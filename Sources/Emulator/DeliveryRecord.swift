@@ -1,0 +1,117 @@
+// How the delivery log keeps an entry: numbers inline, every string back to back in one byte array,
+// the payload shared with the request (not copied). A `Delivery` of eight optional Strings costs up to
+// eight allocations to make and as many releases when the capped log overwrites it; a record costs one
+// of each, and the quick path writes it from the request's bytes without making a String at all.
+// `Delivery` values are made from records only when the log is read (the control API, tests).
+
+/// One entry of the delivery log, compactly. Immutable; see the file comment.
+struct DeliveryRecord: Sendable {
+    /// The string fields, in the order their bytes are stored.
+    enum Field: Int, CaseIterable {
+        case token, topic, pushType, apnsID, uniqueID, reason, channel, fault
+    }
+
+    let receivedAt: Int
+    let status: Int
+    let priority: Int?
+    let payload: [UInt8]
+    /// The fields' bytes, back to back.
+    private let text: [UInt8]
+    /// Where each field ends in `text` (it starts where the previous one ends).
+    private let ends: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+    /// Bit `field.rawValue` set: the field is present (possibly empty).
+    private let present: UInt8
+
+    /// A record of `delivery`, field for field.
+    init(_ delivery: Delivery) {
+        let fields: [String?] = [
+            delivery.token, delivery.topic, delivery.pushType, delivery.apnsID, delivery.uniqueID, delivery.reason,
+            delivery.channel, delivery.fault,
+        ]
+        var text: [UInt8] = []
+        text.reserveCapacity(fields.reduce(0) { $0 + ($1?.utf8.count ?? 0) })
+        var ends = [UInt32](repeating: 0, count: 8)
+        var present: UInt8 = 0
+        for (index, field) in fields.enumerated() {
+            if let field {
+                text.append(contentsOf: field.utf8)
+                present |= 1 << index
+            }
+            ends[index] = UInt32(truncatingIfNeeded: text.count)
+        }
+        self.init(
+            receivedAt: delivery.receivedAt, status: delivery.status, priority: delivery.priority,
+            payload: delivery.payload, text: text,
+            ends: (ends[0], ends[1], ends[2], ends[3], ends[4], ends[5], ends[6], ends[7]),
+            present: present)
+    }
+
+    /// The record of an accepted device push, from bytes: `token` in lowercase as the path gave it
+    /// (hex digits only; lowercased while copied), the other fields as they are.
+    init(
+        acceptedAt receivedAt: Int, token: UnsafeBufferPointer<UInt8>, topic: UnsafeBufferPointer<UInt8>?,
+        pushType: String, priority: Int, apnsID: UnsafeBufferPointer<UInt8>, uniqueID: UnsafeBufferPointer<UInt8>?,
+        payload: [UInt8]
+    ) {
+        let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        let topicBytes = topic ?? none
+        let uniqueIDBytes = uniqueID ?? none
+        let count = token.count + topicBytes.count + pushType.utf8.count + apnsID.count + uniqueIDBytes.count
+        var ends: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
+        let text = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var offset = 0
+            func copy(_ part: some Sequence<UInt8>, lowercasing: Bool = false) -> UInt32 {
+                for byte in part {
+                    // Hex digits, lowercased as `DeviceToken` does.
+                    buffer[offset] =
+                        lowercasing && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F") ? byte + 32 : byte
+                    offset += 1
+                }
+                return UInt32(truncatingIfNeeded: offset)
+            }
+            ends = (
+                copy(token, lowercasing: true), copy(topicBytes), copy(pushType.utf8), copy(apnsID), copy(uniqueIDBytes)
+            )
+            initialized = offset
+        }
+        let end = UInt32(truncatingIfNeeded: count)
+        let present: UInt8 = 0b0000_1101 | (topic == nil ? 0 : 0b10) | (uniqueID == nil ? 0 : 0b1_0000)
+        self.init(
+            receivedAt: receivedAt, status: 200, priority: priority, payload: payload, text: text,
+            ends: (ends.0, ends.1, ends.2, ends.3, ends.4, end, end, end), present: present)
+    }
+
+    private init(
+        receivedAt: Int, status: Int, priority: Int?, payload: [UInt8], text: [UInt8],
+        ends: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), present: UInt8
+    ) {
+        self.receivedAt = receivedAt
+        self.status = status
+        self.priority = priority
+        self.payload = payload
+        self.text = text
+        self.ends = ends
+        self.present = present
+    }
+
+    /// The field's text, or nil when absent.
+    subscript(field: Field) -> String? {
+        guard present & (1 << field.rawValue) != 0 else { return nil }
+        let end = withUnsafeBytes(of: ends) { $0.load(fromByteOffset: 4 * field.rawValue, as: UInt32.self) }
+        let start =
+            field.rawValue == 0
+            ? 0 : withUnsafeBytes(of: ends) { $0.load(fromByteOffset: 4 * (field.rawValue - 1), as: UInt32.self) }
+        return String(decoding: text[Int(start)..<Int(end)], as: UTF8.self)
+    }
+
+    var hasFault: Bool { present & (1 << Field.fault.rawValue) != 0 }
+
+    /// The entry as the log's readers see it.
+    var delivery: Delivery {
+        Delivery(
+            receivedAt: receivedAt, token: self[.token], topic: self[.topic], pushType: self[.pushType],
+            priority: priority,
+            apnsID: self[.apnsID], uniqueID: self[.uniqueID], status: status, reason: self[.reason], payload: payload,
+            channel: self[.channel], fault: self[.fault])
+    }
+}
