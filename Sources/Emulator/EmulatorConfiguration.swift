@@ -54,6 +54,8 @@ public struct EmulatorConfiguration: Sendable {
     /// How broadcast and channel checks behave where Apple is silent (`bundleIDs` and certificate
     /// topics fill in `allowedBundleIDs`).
     public var broadcastPolicy = BroadcastPolicy()
+    /// How the delivery log is written to the emulator's store, when it has one.
+    public var deliveryLogWriteBehind = DeliveryLogWriteBehind()
 
     public init(
         keys: [ProviderKey], bundleIDs: Set<String> = [], initialMaxConcurrentStreams: UInt32 = 1,
