@@ -19,6 +19,25 @@ public struct Delivery: Sendable, Equatable {
     /// The injected fault that decided the answer (`respond`, `goaway`, `reset`, `disconnect`), if any;
     /// `status` is 0 when no response was sent.
     public var fault: String? = nil
+
+    /// A delivery as the emulator records it, or as a store reads it back.
+    public init(
+        receivedAt: Int, token: String?, topic: String?, pushType: String?, priority: Int?, apnsID: String?,
+        uniqueID: String?, status: Int, reason: String?, payload: [UInt8], channel: String? = nil, fault: String? = nil
+    ) {
+        self.receivedAt = receivedAt
+        self.token = token
+        self.topic = topic
+        self.pushType = pushType
+        self.priority = priority
+        self.apnsID = apnsID
+        self.uniqueID = uniqueID
+        self.status = status
+        self.reason = reason
+        self.payload = payload
+        self.channel = channel
+        self.fault = fault
+    }
 }
 
 /// The emulator's record of every request, newest last, capped (the oldest entries go first), safe
