@@ -51,8 +51,10 @@ struct DeviceStoreTests {
     func activityTokensBelongToADevice(_ kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let update = StoredActivityToken(token: "a1", deviceID: "phone", kind: .liveActivity, detail: "activity-1", createdAt: 3)
-        let start = StoredActivityToken(token: "b2", deviceID: "phone", kind: .pushToStart, detail: "DeliveryAttributes", createdAt: 4)
+        let update = StoredActivityToken(
+            token: "a1", deviceID: "phone", kind: .liveActivity, detail: "activity-1", createdAt: 3)
+        let start = StoredActivityToken(
+            token: "b2", deviceID: "phone", kind: .pushToStart, detail: "DeliveryAttributes", createdAt: 4)
         #expect(throws: EmulatorStoreError.unknownDevice("phone")) { try fixture.store.insertActivityToken(update) }
         try fixture.store.insertDevice(Self.phone)
         try fixture.store.insertActivityToken(update)
@@ -80,7 +82,9 @@ struct DeviceStoreTests {
         try fixture.store.storeNotification(notification("phone", "com.example.other", "3"))
 
         let store = try fixture.reopened()
-        #expect(try store.storedNotification(deviceID: "phone", bundleID: "com.example.app") == notification("phone", "com.example.app", "2"))
+        #expect(
+            try store.storedNotification(deviceID: "phone", bundleID: "com.example.app")
+                == notification("phone", "com.example.app", "2"))
         #expect(try store.takeStoredNotification(deviceID: "phone", bundleID: "com.example.app")?.apnsID == "2")
         #expect(try store.takeStoredNotification(deviceID: "phone", bundleID: "com.example.app") == nil, "taken")
         #expect(try store.storedNotification(deviceID: "phone", bundleID: "com.example.other")?.apnsID == "3")
@@ -92,12 +96,16 @@ struct DeviceStoreTests {
         defer { fixture.remove() }
         let first = try channel(fixture.store)
         let second = try channel(fixture.store)
-        #expect(throws: EmulatorStoreError.unknownDevice("phone")) { try fixture.store.subscribe(deviceID: "phone", channel: first, at: 1) }
+        #expect(throws: EmulatorStoreError.unknownDevice("phone")) {
+            try fixture.store.subscribe(deviceID: "phone", channel: first, at: 1)
+        }
         try fixture.store.insertDevice(Self.phone)
         try fixture.store.insertDevice(Self.pad)
         var generator = SystemRandomNumberGenerator()
         let unknown = ChannelID.random(using: &generator)
-        #expect(throws: EmulatorStoreError.unknownChannel(unknown.value)) { try fixture.store.subscribe(deviceID: "phone", channel: unknown, at: 1) }
+        #expect(throws: EmulatorStoreError.unknownChannel(unknown.value)) {
+            try fixture.store.subscribe(deviceID: "phone", channel: unknown, at: 1)
+        }
         try fixture.store.subscribe(deviceID: "pad", channel: first, at: 1)
         try fixture.store.subscribe(deviceID: "phone", channel: first, at: 2)
         try fixture.store.subscribe(deviceID: "phone", channel: second, at: 3)
@@ -118,13 +126,15 @@ struct DeviceStoreTests {
         let id = try channel(fixture.store)
         let old = StoredBroadcast(channel: id, requestID: "r1", priority: 10, payload: [1], storedAt: 1000)
         #expect(old.expiresAt == 1000 + 8 * 3600 * 1000, "8 hours by default")
-        let new = StoredBroadcast(channel: id, requestID: "r2", priority: 5, payload: [2], storedAt: 2000, expiresAt: 5000)
+        let new = StoredBroadcast(
+            channel: id, requestID: "r2", priority: 5, payload: [2], storedAt: 2000, expiresAt: 5000)
         try fixture.store.storeBroadcast(old)
         try fixture.store.storeBroadcast(new)
         var generator = SystemRandomNumberGenerator()
         let unknown = ChannelID.random(using: &generator)
         #expect(throws: EmulatorStoreError.unknownChannel(unknown.value)) {
-            try fixture.store.storeBroadcast(StoredBroadcast(channel: unknown, requestID: "r", priority: 10, payload: [], storedAt: 0))
+            try fixture.store.storeBroadcast(
+                StoredBroadcast(channel: unknown, requestID: "r", priority: 10, payload: [], storedAt: 0))
         }
 
         let store = try fixture.reopened()
@@ -143,7 +153,8 @@ struct DeviceStoreTests {
         let id = try channel(store)
         try store.insertDevice(Self.phone)
         try store.insertDevice(Self.pad)
-        try store.insertActivityToken(StoredActivityToken(token: "a1", deviceID: "phone", kind: .liveActivity, createdAt: 0))
+        try store.insertActivityToken(
+            StoredActivityToken(token: "a1", deviceID: "phone", kind: .liveActivity, createdAt: 0))
         try store.storeNotification(notification("phone", "com.example.app", "1"))
         try store.subscribe(deviceID: "phone", channel: id, at: 0)
         try store.subscribe(deviceID: "pad", channel: id, at: 0)

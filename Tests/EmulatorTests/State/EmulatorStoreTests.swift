@@ -76,7 +76,8 @@ struct EmulatorStoreTests {
                 policy: n % 2 == 0 ? .noStorage : .mostRecentMessage, createdAt: n)
         }
         for channel in channels { try fixture.store.insertChannel(channel) }
-        #expect(try !fixture.store.deleteChannel(bundleID: "com.other.app", id: channels[0].id), "another app's channel")
+        #expect(
+            try !fixture.store.deleteChannel(bundleID: "com.other.app", id: channels[0].id), "another app's channel")
         #expect(try fixture.store.deleteChannel(bundleID: "com.example.app", id: channels[1].id))
         #expect(try !fixture.store.deleteChannel(bundleID: "com.example.app", id: channels[1].id), "already gone")
 
@@ -87,7 +88,8 @@ struct EmulatorStoreTests {
             try store.insertChannel(channels[1])
         }
         #expect(throws: EmulatorStoreError.channelIDIssued(channels[0].id.value)) {
-            try store.insertChannel(StoredChannel(bundleID: "com.third.app", id: channels[0].id, policy: .noStorage, createdAt: 9))
+            try store.insertChannel(
+                StoredChannel(bundleID: "com.third.app", id: channels[0].id, policy: .noStorage, createdAt: 9))
         }
     }
 }

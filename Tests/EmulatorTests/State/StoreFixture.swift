@@ -18,7 +18,8 @@ struct StoreFixture {
 
     init(_ kind: StoreKind) throws {
         self.kind = kind
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-store-\(UUID().uuidString)").path
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("herald-store-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try Self.open(kind, directory: directory, previous: nil)
     }
@@ -49,8 +50,10 @@ extension Delivery {
     static func numbered(_ n: Int) -> Delivery {
         Delivery(
             receivedAt: 1_767_225_600_000 + n, token: String(format: "%064x", n), topic: "com.example.app",
-            pushType: "alert", priority: n % 2 == 0 ? 10 : nil, apnsID: "id-\(n)", uniqueID: n % 3 == 0 ? nil : "u-\(n)",
+            pushType: "alert", priority: n % 2 == 0 ? 10 : nil, apnsID: "id-\(n)",
+            uniqueID: n % 3 == 0 ? nil : "u-\(n)",
             status: n % 5 == 0 ? 400 : 200, reason: n % 5 == 0 ? "BadDeviceToken" : nil,
-            payload: Array("{\"n\":\(n)}".utf8), channel: n % 2 == 1 ? "channel-\(n)" : nil, fault: n % 7 == 0 ? "respond" : nil)
+            payload: Array("{\"n\":\(n)}".utf8), channel: n % 2 == 1 ? "channel-\(n)" : nil,
+            fault: n % 7 == 0 ? "respond" : nil)
     }
 }
