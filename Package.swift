@@ -43,7 +43,7 @@ let package = Package(
         // The APNs emulator: APNs's answers over the HTTP/2 server side, a delivery log.
         .target(name: "Emulator", dependencies: ["APNs", "HTTP2", "Keys", "Storage"]),
         // The command line: argument parsing (a pure function) and the commands.
-        .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Emulator", "Keys", "Storage"]),
+        .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Emulator", "Keys"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
         // Benchmarks: the client through its public async API (see BENCHMARKS.md).
         .executableTarget(name: "herald-bench", dependencies: ["APNsClient", "APNs", "HTTP2"], path: "Benchmarks/herald-bench"),

@@ -99,6 +99,7 @@ struct SQLiteDatabaseTests {
         fputs(String(repeating: "not a database, just text. ", count: 200), file)
         fclose(file)
         let error = try #require(throws: SQLiteError.self) { try SQLiteDatabase(path: path) }
+        #expect(error.operation == "open" && error.subject == path)
         #expect(error.message.contains("not a database"), "\(error)")
         #expect(error.primaryCode == 26, "SQLITE_NOTADB")
     }

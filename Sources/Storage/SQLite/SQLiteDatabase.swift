@@ -53,20 +53,26 @@ public final class SQLiteDatabase {
         self.path = path
         self.options = options
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, Int32(clamping: options.busyTimeout.components.seconds * 1000))
+        let (seconds, attoseconds) = options.busyTimeout.components
+        sqlite3_busy_timeout(handle, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000))
         // SQLite quietly opens a write-protected file read-only; say so now, not at the first write.
         if !options.readOnly, sqlite3_db_readonly(handle, "main") == 1 {
             throw SQLiteError(
                 operation: "open", subject: path, code: SQLITE_READONLY, message: "the file is not writable")
         }
-        // The first statements read the header: a file that is not a database fails here.
-        if options.writeAheadLog, !options.readOnly {
-            _ = try query("PRAGMA journal_mode = WAL") { $0.string(0) }
-            try execute("PRAGMA synchronous = NORMAL")
-        } else {
-            _ = try query("PRAGMA schema_version") { $0.int(0) }
+        // The first statements read the header: a file that is not a database fails here, and is
+        // reported as a failure to open it.
+        do {
+            if options.writeAheadLog, !options.readOnly {
+                _ = try query("PRAGMA journal_mode = WAL") { $0.string(0) }
+                try execute("PRAGMA synchronous = NORMAL")
+            } else {
+                _ = try query("PRAGMA schema_version") { $0.int(0) }
+            }
+            try execute("PRAGMA foreign_keys = ON")
+        } catch {
+            throw SQLiteError(operation: "open", subject: path, code: error.code, message: error.message)
         }
-        try execute("PRAGMA foreign_keys = ON")
     }
 
     deinit {
