@@ -5,7 +5,8 @@ import Synchronization
 /// reads, deletes and lists, and what broadcasts are checked against.
 ///
 /// Ids are base64 of 16 random bytes and never reused, even after a delete (or, with a store, a
-/// restart); a channel's storage policy never changes. Each app may hold `limitPerApp` channels (APNs: 10,000 per environment).
+/// restart); a channel's storage policy never changes. Each app may hold `limitPerApp` channels
+/// (APNs: 10,000 per environment).
 /// Thread-safety: `Sendable`; every call takes one lock, so connections on any loop share it.
 public final class ChannelStore: Sendable {
     private struct State {
@@ -70,7 +71,8 @@ public final class ChannelStore: Sendable {
         }
         if let created, let store {
             do {
-                try store.insertChannel(StoredChannel(bundleID: bundleID, id: created, policy: policy, createdAt: clock()))
+                try store.insertChannel(
+                    StoredChannel(bundleID: bundleID, id: created, policy: policy, createdAt: clock()))
             } catch {
                 status?.record(error)
             }
