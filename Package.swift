@@ -24,16 +24,24 @@ let package = Package(
             pkgConfig: "libnghttp2",
             providers: [.apt(["libnghttp2-dev"])]
         ),
+        // System library: SQLite 3 from Debian's libsqlite3-dev.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // Keys and signatures over OpenSSL: P-256 keys, ES256, SHA-256. No I/O beyond reading key files.
         .target(name: "Keys", dependencies: ["COpenSSL"]),
         // The APNs vocabulary: JSON, payloads, headers, tokens, reasons, lint rules, provider tokens.
         .target(name: "APNs", dependencies: ["Keys"]),
+        // Storage: a small, safe SQLite wrapper (connections, statements, transactions, migrations).
+        .target(name: "Storage", dependencies: ["CSQLite"]),
         // The transport: event loops, TCP, TLS, HTTP/2 sessions (client and server).
         .target(name: "HTTP2", dependencies: ["COpenSSL", "CNghttp2", "Keys"]),
         // The provider side: APNs requests and responses, retries, metrics, the connection pool.
         .target(name: "APNsClient", dependencies: ["APNs", "HTTP2", "Keys"]),
         // The APNs emulator: APNs's answers over the HTTP/2 server side, a delivery log.
-        .target(name: "Emulator", dependencies: ["APNs", "HTTP2", "Keys"]),
+        .target(name: "Emulator", dependencies: ["APNs", "HTTP2", "Keys", "Storage"]),
         // The command line: argument parsing (a pure function) and the commands.
         .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Emulator", "Keys"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
@@ -43,10 +51,13 @@ let package = Package(
         .target(name: "HeraldTestSupport", dependencies: ["HTTP2"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "KeysTests", dependencies: ["Keys"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "Keys"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "Keys", "HeraldTestSupport"]),
         .testTarget(
             name: "APNsClientTests", dependencies: ["APNsClient", "APNs", "Emulator", "HTTP2", "Keys", "HeraldTestSupport"]),
-        .testTarget(name: "EmulatorTests", dependencies: ["Emulator", "APNsClient", "APNs", "HTTP2", "Keys", "HeraldTestSupport"]),
+        .testTarget(
+            name: "EmulatorTests",
+            dependencies: ["Emulator", "APNsClient", "APNs", "HTTP2", "Keys", "Storage", "HeraldTestSupport"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "APNs", "APNsClient", "HTTP2", "Keys", "HeraldTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

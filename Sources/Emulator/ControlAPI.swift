@@ -9,7 +9,7 @@ import HTTP2
 /// | `DELETE deliveries` | clears the log |
 /// | `POST devices/<token>/unregister` | later pushes to the token answer 410 Unregistered |
 /// | `GET faults`, `POST faults`, `DELETE faults`, `DELETE faults/<id>` | fault injection (see ``Fault``) |
-/// | `GET stats` | answers by status and reason, faults, connections, log size |
+/// | `GET stats` | answers by status and reason, faults, connections, log size, the store's writes |
 ///
 /// Errors: 400 `{"reason":"BadRequest","field":...,"error":...}`, 404 BadPath, 405 MethodNotAllowed.
 struct ControlAPI {
@@ -18,6 +18,7 @@ struct ControlAPI {
     let faults: FaultInjector
     let server: ServerReference
     let clock: @Sendable () -> Int
+    var store: StoreStatus? = nil
 
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
         let (route, query) = Self.split(request.path ?? "")
@@ -120,6 +121,7 @@ struct ControlAPI {
             .init(key: "kept", value: .number(JSONNumber(log.keptCount))),
             .init(key: "capacity", value: .number(JSONNumber(log.capacity))),
         ]))
+        if let store { object["storage"] = storageStats(store) }
         return .object(object)
     }
 

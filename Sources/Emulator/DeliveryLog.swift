@@ -19,6 +19,25 @@ public struct Delivery: Sendable, Equatable {
     /// The injected fault that decided the answer (`respond`, `goaway`, `reset`, `disconnect`), if any;
     /// `status` is 0 when no response was sent.
     public var fault: String? = nil
+
+    /// A delivery as the emulator records it, or as a store reads it back.
+    public init(
+        receivedAt: Int, token: String?, topic: String?, pushType: String?, priority: Int?, apnsID: String?,
+        uniqueID: String?, status: Int, reason: String?, payload: [UInt8], channel: String? = nil, fault: String? = nil
+    ) {
+        self.receivedAt = receivedAt
+        self.token = token
+        self.topic = topic
+        self.pushType = pushType
+        self.priority = priority
+        self.apnsID = apnsID
+        self.uniqueID = uniqueID
+        self.status = status
+        self.reason = reason
+        self.payload = payload
+        self.channel = channel
+        self.fault = fault
+    }
 }
 
 /// The emulator's record of every request, newest last, capped (the oldest entries go first), safe
@@ -41,9 +60,23 @@ public final class DeliveryLog: Sendable {
     public let capacity: Int
     private let ring = Mutex(Ring())
     private let tallies = Mutex(Counts())
+    /// Writes new entries behind to the emulator's store, when it has one (see DeliveryLogWriter).
+    let writer: DeliveryLogWriter?
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
+        writer = nil
+    }
+
+    /// A log that starts with `entries` (oldest first) and `total`, as loaded from a store, and
+    /// hands new entries to `writer`.
+    init(capacity: Int, restoring entries: [Delivery], total: Int, writer: DeliveryLogWriter?) {
+        self.capacity = max(1, capacity)
+        self.writer = writer
+        ring.withLock { ring in
+            ring.entries = Array(entries.suffix(self.capacity))
+            ring.total = max(total, ring.entries.count)
+        }
     }
 
     func append(_ delivery: Delivery) {
@@ -66,6 +99,7 @@ public final class DeliveryLog: Sendable {
                 ring.entries[ring.start] = record
                 ring.start = (ring.start + 1) % capacity
             }
+            writer?.enqueue(delivery)  // inside the lock: the store sees the log's order
         }
     }
 
@@ -93,19 +127,41 @@ public final class DeliveryLog: Sendable {
     public var totalCount: Int { ring.withLock { $0.total } }
 
     public func removeAll() {
-        ring.withLock { $0 = Ring() }
+        ring.withLock { ring in
+            ring = Ring()
+            writer?.clear()
+        }
     }
 }
 
 /// Tokens the emulator treats as unregistered (410 Unregistered), with when they became invalid.
+/// With a store, each change is written through to it (a failure is counted, not thrown).
 public final class TokenRegistry: Sendable {
     private let unregistered = Mutex<[String: Int]>([:])
+    private let store: (any UnregisteredTokenStore)?
+    private let status: StoreStatus?
 
-    public init() {}
+    public init() {
+        store = nil
+        status = nil
+    }
+
+    /// A registry that starts with `tokens` (as loaded from `store`) and writes changes through to it.
+    init(restoring tokens: [String: Int], store: any UnregisteredTokenStore, status: StoreStatus) {
+        unregistered.withLock { $0 = tokens }
+        self.store = store
+        self.status = status
+    }
 
     /// Marks `token` (lowercase hex) unregistered at `milliseconds` since 1970.
     public func unregister(_ token: String, at milliseconds: Int) {
-        unregistered.withLock { $0[token.lowercased()] = milliseconds }
+        let token = token.lowercased()
+        unregistered.withLock { $0[token] = milliseconds }
+        do {
+            try store?.markUnregistered(token, at: milliseconds)
+        } catch {
+            status?.record(error)
+        }
     }
 
     /// When `token` was unregistered, or nil if it is live.

@@ -18,34 +18,43 @@ public final class Emulator: Sendable {
     /// Simulated devices: registration, their streams, store-and-forward, channels.
     public let devices: DeviceRegistry
     let broadcastHook: BroadcastHook
+    /// The in-memory state and its store (see Emulator+Store.swift).
+    let state: EmulatorState
 
     private init(
-        server: HTTP2Server, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector, channels: ChannelStore,
-        devices: DeviceRegistry, hook: BroadcastHook
+        server: HTTP2Server, state: EmulatorState, faults: FaultInjector, devices: DeviceRegistry, hook: BroadcastHook
     ) {
         self.server = server
-        self.log = log
-        self.tokens = tokens
+        self.log = state.log
+        self.tokens = state.tokens
         self.faults = faults
-        self.channels = channels
+        self.channels = state.channels
         self.devices = devices
         self.broadcastHook = hook
+        self.state = state
     }
 
     /// Starts serving on `host:port` (0: any free port), over TLS when `tls` is given, else h2c.
+    /// Its state lives in memory only; `start(_:store:...)` keeps it in a store.
     public static func start(
         _ configuration: EmulatorConfiguration, host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSContext? = nil,
         loops: EventLoopGroup, clock: @escaping @Sendable () -> Int = ProviderTokenCache.systemClock
     ) async throws(HTTP2ConnectionError) -> Emulator {
-        let log = DeliveryLog(capacity: configuration.deliveryLogCapacity)
-        let tokens = TokenRegistry()
+        try await start(
+            configuration, state: EmulatorState(configuration: configuration), host: host, port: port, tls: tls,
+            loops: loops, clock: clock)
+    }
+
+    static func start(
+        _ configuration: EmulatorConfiguration, state: EmulatorState, host: String, port: UInt16, tls: TLSContext?,
+        loops: EventLoopGroup, clock: @escaping @Sendable () -> Int
+    ) async throws(HTTP2ConnectionError) -> Emulator {
         let faults = FaultInjector()
-        let channels = ChannelStore(limitPerApp: configuration.channelLimitPerApp)
         let hook = BroadcastHook()
-        let devices = DeviceRegistry(unregistered: tokens, clock: clock)
+        let devices = DeviceRegistry(unregistered: state.tokens, clock: clock)
         let handler = EmulatorHandler(
-            configuration: configuration, log: log, tokens: tokens, faults: faults, clock: clock, channels: channels,
-            broadcastHook: hook, devices: devices)
+            configuration: configuration, log: state.log, tokens: state.tokens, faults: faults, clock: clock,
+            channels: state.channels, broadcastHook: hook, devices: devices, storeStatus: state.status)
         var session = HTTP2SessionConfiguration()
         session.maxConcurrentStreams = configuration.initialMaxConcurrentStreams
         session.maxBodySize = PayloadLimits.voip + 1
@@ -55,14 +64,15 @@ public final class Emulator: Sendable {
         serverConfiguration.shutdownGoAwayDebugData = Reason.shutdown.goAwayDebugData
         let server = try await HTTP2Server.start(configuration: serverConfiguration, handler: handler)
         handler.server.set(server)
-        return Emulator(
-            server: server, log: log, tokens: tokens, faults: faults, channels: channels, devices: devices, hook: hook)
+        return Emulator(server: server, state: state, faults: faults, devices: devices, hook: hook)
     }
 
     public var port: Int { Int(server.port) }
 
+    /// Closes every connection, then writes what the delivery log's writer still holds to the store.
     public func shutdown() async {
         await server.shutdown()
+        await state.shutdown()
     }
 }
 

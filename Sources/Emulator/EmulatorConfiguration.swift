@@ -58,6 +58,8 @@ public struct EmulatorConfiguration: Sendable {
     /// one of the other environment is 400 BadDeviceToken, one of another app 400
     /// DeviceTokenNotForTopic). Off (open mode), any well-formed token is accepted and logged.
     public var strictTokens = false
+    /// How the delivery log is written to the emulator's store, when it has one.
+    public var deliveryLogWriteBehind = DeliveryLogWriteBehind()
 
     public init(
         keys: [ProviderKey], bundleIDs: Set<String> = [], initialMaxConcurrentStreams: UInt32 = 1,

@@ -38,12 +38,16 @@ final class EmulatorHandler: HTTP2RequestHandler {
     let channels: ChannelStore
     let broadcastHook: BroadcastHook
     let devices: DeviceRegistry
+    /// The store the state is kept in, for the control API's stats; nil in memory only.
+    let storeStatus: StoreStatus?
 
     init(
         configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector = FaultInjector(),
         clock: @escaping @Sendable () -> Int, channels: ChannelStore = ChannelStore(),
-        broadcastHook: BroadcastHook = BroadcastHook(), devices: DeviceRegistry? = nil
+        broadcastHook: BroadcastHook = BroadcastHook(), devices: DeviceRegistry? = nil,
+        storeStatus: StoreStatus? = nil
     ) {
+        self.storeStatus = storeStatus
         self.configuration = configuration
         self.log = log
         self.tokens = tokens
@@ -67,7 +71,8 @@ final class EmulatorHandler: HTTP2RequestHandler {
         if faults.isEmpty, answerQuickly(request, responder: responder) { return }
         let path = request.path ?? ""
         if path.hasPrefix("/control/v1/") {
-            ControlAPI(log: log, tokens: tokens, faults: faults, server: server, clock: clock).handle(request, responder: responder)
+            ControlAPI(log: log, tokens: tokens, faults: faults, server: server, clock: clock, store: storeStatus)
+                .handle(request, responder: responder)
             return
         }
         if Self.isProviderPath(path), let fault = faults.fault(

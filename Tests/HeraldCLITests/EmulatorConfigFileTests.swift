@@ -77,7 +77,7 @@ struct EmulatorConfigFileTests {
         emulatorContext.waitForTermination = { _ = await stop.value }
         let emulator = Task {
             await runHerald(
-                ["emulator", "--plaintext", "--listen", "127.0.0.1:0", "--config", directory + "/emulator.json"],
+                ["emulator", "--plaintext", "--in-memory", "--listen", "127.0.0.1:0", "--config", directory + "/emulator.json"],
                 context: emulatorContext)
         }
         let listening = await port.value

@@ -13,7 +13,12 @@ extension CommandSpec {
                 help: "Accept certificate auth: client certificates issued by these CAs (default: token auth only)."),
             OptionSpec(
                 "data-dir", valueName: "DIR",
-                help: "Where the emulator keeps its files: a generated CA and certificate (default ./herald-data)."),
+                help:
+                    "Where the emulator keeps its files: its state (emulator.sqlite), a generated CA and certificate "
+                    + "(default ./herald-data)."),
+            OptionSpec(
+                "in-memory",
+                help: "Keep the delivery log, unregistered tokens and channels in memory only (gone on exit)."),
             OptionSpec(
                 "auth-key", valueName: "FILE", help: "A team's .p8 key; its provider tokens are accepted.", isSecret: true,
                 environmentVariable: "HERALD_AUTH_KEY"),
@@ -47,7 +52,8 @@ extension CommandSpec {
             GET /control/v1/deliveries lists what it answered; POST /control/v1/faults injects \
             failures; GET /control/v1/stats counts answers. It also serves broadcast channels \
             (/1/apps/BUNDLE_ID/channels, /all-channels) and broadcasts (/4/broadcasts/apps/BUNDLE_ID) on the \
-            same port: see 'herald channels'. Stop it with Ctrl-C.
+            same port: see 'herald channels'. The delivery log, unregistered tokens and channels \
+            survive a restart in DIR/emulator.sqlite (--in-memory: they do not). Stop it with Ctrl-C.
 
             Several teams and keys: --config FILE with { "teams": [ { "teamId": "DEF123GHIJ", \
             "topics": ["com.example.app"], "keys": [ { "keyId": "ABC123DEFG", "authKey": "AuthKey.p8", \
@@ -72,6 +78,8 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var tlsKey: String?
     public var clientCA: String?
     public var dataDirectory: String
+    /// Keep state in memory only, not in `dataDirectory`/emulator.sqlite.
+    public var inMemory: Bool
     public var authKeyPath: String?
     public var keyID: String?
     public var teamID: String?
@@ -108,6 +116,7 @@ public struct EmulatorOptions: Equatable, Sendable {
             throw .invalidValue(option: "--plaintext", value: nil, rule: "cannot be combined with --client-ca (certificates need TLS)")
         }
         dataDirectory = parsed.value("data-dir") ?? "herald-data"
+        inMemory = parsed.flag("in-memory")
         authKeyPath = parsed.value("auth-key")
         keyID = parsed.value("key-id")
         teamID = parsed.value("team-id")

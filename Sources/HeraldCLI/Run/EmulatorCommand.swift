@@ -37,6 +37,13 @@ struct EmulatorCommand {
             context.standardError("herald emulator: \(error)\n")
             return ExitStatus.failure
         }
+        let store: SQLiteEmulatorStore?
+        do {
+            store = try openStore()
+        } catch {
+            context.standardError("herald emulator: \(error)\n")
+            return ExitStatus.failure
+        }
         let loops: EventLoopGroup
         let emulator: Emulator
         do {
@@ -53,9 +60,18 @@ struct EmulatorCommand {
                 keys: keys, bundleIDs: bundleIDs, sandbox: !options.production, perTokenRateLimit: options.rateLimit)
             configuration.idleTimeout = options.idleTimeoutSeconds.map { .seconds($0) }
             if let limit = options.channelLimit { configuration.channelLimitPerApp = limit }
-            emulator = try await Emulator.start(
-                configuration,
-                host: options.host, port: options.port, tls: tls, loops: loops, clock: context.now)
+            if let store {
+                emulator = try await Emulator.start(
+                    configuration, store: store, host: options.host, port: options.port, tls: tls, loops: loops,
+                    clock: context.now)
+            } else {
+                emulator = try await Emulator.start(
+                    configuration, host: options.host, port: options.port, tls: tls, loops: loops, clock: context.now)
+            }
+        } catch let error as EmulatorStoreError {
+            await loops.shutdown()
+            context.standardError("herald emulator: cannot load the state in '\(store?.path ?? "")': \(error)\n")
+            return ExitStatus.failure
         } catch {
             await loops.shutdown()
             context.standardError("herald emulator: cannot listen on \(options.host):\(options.port): \(error)\n")
@@ -72,14 +88,34 @@ struct EmulatorCommand {
             lines.append("  accepts provider tokens of key\(keys.count == 1 ? "" : "s") \(described)\(keys.count > 4 ? ", ..." : "")")
         }
         lines.append("  tokens: \(options.strictTokens ? "strict (registered devices only)" : "open (any well-formed token)")")
+        if let store {
+            lines.append(
+                "  state in \(store.path): \(emulator.log.keptCount) deliveries (of \(emulator.log.totalCount)) restored;"
+                    + " --in-memory keeps none")
+        }
         lines.append("  delivery log: GET \(scheme)://\(host):\(emulator.port)/control/v1/deliveries; stop with Ctrl-C")
         context.standardOutput(lines.joined(separator: "\n") + "\n")
         context.onListening(emulator.port)
         await context.waitForTermination()
         await emulator.shutdown()
         await loops.shutdown()
-        context.standardOutput("herald emulator: stopped after answering \(emulator.log.totalCount) requests\n")
+        context.standardOutput("herald emulator: stopped after answering \(emulator.log.counts.total) requests\n")
         return ExitStatus.success
+    }
+
+    /// The state's store, `DIR/emulator.sqlite` (the directory made if needed); nil with --in-memory.
+    private func openStore() throws(EmulatorSetupError) -> SQLiteEmulatorStore? {
+        if options.inMemory { return nil }
+        let directory = options.dataDirectory
+        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+            throw EmulatorSetupError("cannot create --data-dir '\(directory)': \(String(cString: strerror(errno)))")
+        }
+        let path = directory + "/" + SQLiteEmulatorStore.fileName
+        do {
+            return try SQLiteEmulatorStore(path: path)
+        } catch {
+            throw EmulatorSetupError("cannot open the state in '\(path)': \(error) (--in-memory runs without it)")
+        }
     }
 
     private func loadKeys() throws(EmulatorSetupError) -> [EmulatorConfiguration.ProviderKey] {

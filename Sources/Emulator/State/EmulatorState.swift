@@ -1,0 +1,39 @@
+/// The in-memory state an emulator answers from, and the store that keeps it, if any.
+struct EmulatorState: Sendable {
+    let log: DeliveryLog
+    let tokens: TokenRegistry
+    let channels: ChannelStore
+    let status: StoreStatus?
+
+    /// Fresh state in memory only: nothing is written anywhere (the emulator's behaviour without a store).
+    init(configuration: EmulatorConfiguration) {
+        log = DeliveryLog(capacity: configuration.deliveryLogCapacity)
+        tokens = TokenRegistry()
+        channels = ChannelStore(limitPerApp: configuration.channelLimitPerApp)
+        status = nil
+    }
+
+    /// State loaded from `store` (the newest `deliveryLogCapacity` log entries and the total, the
+    /// unregistered tokens, the live channels and every channel id issued), writing changes back to it.
+    /// `clock` gives seconds since 1970. Starts the log's writer thread; `shutdown` stops it.
+    init(
+        configuration: EmulatorConfiguration, store: any EmulatorStore, clock: @escaping @Sendable () -> Int
+    ) throws {
+        let status = StoreStatus(describing: store)
+        let capacity = max(1, configuration.deliveryLogCapacity)
+        let (entries, total) = try store.loadDeliveries(newest: capacity)
+        tokens = TokenRegistry(restoring: try store.unregisteredTokens(), store: store, status: status)
+        channels = ChannelStore(
+            limitPerApp: configuration.channelLimitPerApp, restoring: try store.liveChannels(),
+            issued: try store.issuedChannelIDs(), store: store, status: status, clock: { clock() * 1000 })
+        let writer = try DeliveryLogWriter(
+            store: store, capacity: capacity, total: total, settings: configuration.deliveryLogWriteBehind)
+        log = DeliveryLog(capacity: capacity, restoring: entries, total: total, writer: writer)
+        self.status = status
+    }
+
+    /// Writes what the log's writer holds and stops its thread.
+    func shutdown() async {
+        await log.writer?.shutdown()
+    }
+}

@@ -1,0 +1,75 @@
+// The emulator's durable state, behind protocols with two implementations: `InMemoryEmulatorStore`
+// (nothing outlives the process) and `SQLiteEmulatorStore` (a file in the data directory). One test
+// suite runs against both (Tests/EmulatorTests/EmulatorStoreTests*.swift).
+//
+// The store is the record, not the hot path: the emulator answers from in-memory state
+// (`DeliveryLog`, `TokenRegistry`, `ChannelStore`) loaded from the store at start, writes the rare
+// changes (an unregistered token, a channel) through at once, and writes the delivery log behind, in
+// batches, on its own thread (`DeliveryLogWriter`). Times are milliseconds since 1970 throughout.
+import Storage
+
+/// Everything the emulator keeps across restarts.
+public typealias EmulatorStore = DeliveryLogStore & UnregisteredTokenStore & ChannelRecordStore & DeviceRecordStore
+
+/// Why a store call failed.
+public enum EmulatorStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The database failed (I/O, a full disk, a locked or corrupt file).
+    case storage(SQLiteError)
+    /// A stored value cannot be read back (a row changed outside Herald): the table, column and value.
+    case corrupt(table: String, column: String, value: String)
+    /// No device with this id.
+    case unknownDevice(String)
+    /// No live channel with this id.
+    case unknownChannel(String)
+    /// A device with this id exists already.
+    case deviceExists(String)
+    /// The token belongs to another device (or another activity) already.
+    case tokenInUse(String)
+    /// The channel id was issued before (ids are never reused).
+    case channelIDIssued(String)
+
+    public var description: String {
+        switch self {
+        case .storage(let error): "\(error)"
+        case .corrupt(let table, let column, let value): "\(table).\(column) holds '\(value)', which Herald cannot read"
+        case .unknownDevice(let id): "no device '\(id)'"
+        case .unknownChannel(let id): "no channel '\(id)'"
+        case .deviceExists(let id): "a device '\(id)' exists already"
+        case .tokenInUse(let token): "the token \(token) belongs to another device or activity"
+        case .channelIDIssued(let id): "the channel id '\(id)' was issued before"
+        }
+    }
+}
+
+/// What the log's writer hands the store in one go.
+public struct DeliveryBatch: Sendable, Equatable {
+    /// Forget every entry kept before appending (`DELETE /control/v1/deliveries` happened).
+    public var clearFirst: Bool
+    /// New entries, oldest first.
+    public var entries: [Delivery]
+    /// Requests answered in all, after these entries (the log's `totalCount`).
+    public var total: Int
+
+    public init(clearFirst: Bool = false, entries: [Delivery], total: Int) {
+        self.clearFirst = clearFirst
+        self.entries = entries
+        self.total = total
+    }
+}
+
+/// The delivery log's record: the newest entries, capped, and the total answered.
+public protocol DeliveryLogStore: Sendable {
+    /// Applies `batch` atomically: forgets the kept entries when `clearFirst`, appends the entries,
+    /// records the total, then keeps only the newest `capacity` entries.
+    func write(_ batch: DeliveryBatch, capacity: Int) throws(EmulatorStoreError)
+    /// The newest `limit` entries kept, oldest first, and the total recorded (0 for a new store).
+    func loadDeliveries(newest limit: Int) throws(EmulatorStoreError) -> (entries: [Delivery], total: Int)
+}
+
+/// Tokens that answer 410 Unregistered.
+public protocol UnregisteredTokenStore: Sendable {
+    /// Records `token` (lowercase hex) as unregistered since `milliseconds`, replacing an earlier time.
+    func markUnregistered(_ token: String, at milliseconds: Int) throws(EmulatorStoreError)
+    /// Every unregistered token with the time it became invalid.
+    func unregisteredTokens() throws(EmulatorStoreError) -> [String: Int]
+}

@@ -1,0 +1,84 @@
+extension InMemoryEmulatorStore {
+    public func insertDevice(_ device: StoredDevice) throws(EmulatorStoreError) {
+        try state.withLock { state throws(EmulatorStoreError) in
+            guard !state.devices.contains(where: { $0.id == device.id }) else { throw .deviceExists(device.id) }
+            guard !state.devices.contains(where: { $0.token == device.token }) else { throw .tokenInUse(device.token) }
+            state.devices.append(device)
+        }
+    }
+
+    public func device(id: String) throws(EmulatorStoreError) -> StoredDevice? {
+        state.withLock { $0.devices.first { $0.id == id } }
+    }
+
+    public func device(token: String) throws(EmulatorStoreError) -> StoredDevice? {
+        state.withLock { $0.devices.first { $0.token == token } }
+    }
+
+    public func devices() throws(EmulatorStoreError) -> [StoredDevice] {
+        state.withLock { $0.devices }
+    }
+
+    public func deleteDevice(id: String) throws(EmulatorStoreError) -> Bool {
+        state.withLock { state in
+            guard let index = state.devices.firstIndex(where: { $0.id == id }) else { return false }
+            state.devices.remove(at: index)
+            state.activityTokens.removeAll { $0.deviceID == id }
+            state.notifications = state.notifications.filter { $0.value.deviceID != id }
+            state.subscriptions.removeAll { $0.deviceID == id }
+            return true
+        }
+    }
+
+    public func insertActivityToken(_ token: StoredActivityToken) throws(EmulatorStoreError) {
+        try state.withLock { state throws(EmulatorStoreError) in
+            guard state.devices.contains(where: { $0.id == token.deviceID }) else {
+                throw .unknownDevice(token.deviceID)
+            }
+            guard !state.activityTokens.contains(where: { $0.token == token.token }) else {
+                throw .tokenInUse(token.token)
+            }
+            state.activityTokens.append(token)
+        }
+    }
+
+    public func activityToken(_ token: String) throws(EmulatorStoreError) -> StoredActivityToken? {
+        state.withLock { $0.activityTokens.first { $0.token == token } }
+    }
+
+    public func activityTokens(ofDevice deviceID: String) throws(EmulatorStoreError) -> [StoredActivityToken] {
+        state.withLock { $0.activityTokens.filter { $0.deviceID == deviceID } }
+    }
+
+    public func deleteActivityToken(_ token: String) throws(EmulatorStoreError) -> Bool {
+        state.withLock { state in
+            guard let index = state.activityTokens.firstIndex(where: { $0.token == token }) else { return false }
+            state.activityTokens.remove(at: index)
+            return true
+        }
+    }
+
+    public func storeNotification(_ notification: StoredNotification) throws(EmulatorStoreError) {
+        try state.withLock { state throws(EmulatorStoreError) in
+            guard state.devices.contains(where: { $0.id == notification.deviceID }) else {
+                throw .unknownDevice(notification.deviceID)
+            }
+            state.notifications[Self.key(notification.deviceID, notification.bundleID)] = notification
+        }
+    }
+
+    public func storedNotification(deviceID: String, bundleID: String) throws(EmulatorStoreError) -> StoredNotification?
+    {
+        state.withLock { $0.notifications[Self.key(deviceID, bundleID)] }
+    }
+
+    public func takeStoredNotification(deviceID: String, bundleID: String) throws(EmulatorStoreError)
+        -> StoredNotification?
+    {
+        state.withLock { $0.notifications.removeValue(forKey: Self.key(deviceID, bundleID)) }
+    }
+
+    private static func key(_ deviceID: String, _ bundleID: String) -> State.NotificationKey {
+        State.NotificationKey(deviceID: deviceID, bundleID: bundleID)
+    }
+}

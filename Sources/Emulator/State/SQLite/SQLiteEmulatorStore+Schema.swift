@@ -1,0 +1,67 @@
+// The emulator's schema (docs/EMULATOR.md, "State and storage"). Times are milliseconds since 1970;
+// tokens are lowercase hex. Each version is one `SQLiteMigration`; add steps, never edit old ones.
+import Storage
+
+extension SQLiteEmulatorStore {
+    static let migrations = [
+        SQLiteMigration(
+            "1: deliveries, unregistered tokens, channels, devices",
+            sql: """
+                CREATE TABLE deliveries (
+                    seq INTEGER PRIMARY KEY,  -- contiguous; only the newest `capacity` rows are kept
+                    received_at INTEGER NOT NULL,
+                    token TEXT, topic TEXT, push_type TEXT, priority INTEGER, apns_id TEXT, unique_id TEXT,
+                    status INTEGER NOT NULL, reason TEXT, payload BLOB NOT NULL, channel TEXT, fault TEXT
+                );
+                CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE unregistered_tokens (
+                    token TEXT PRIMARY KEY, unregistered_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE channel_ids (id TEXT PRIMARY KEY) WITHOUT ROWID;  -- every id ever issued
+                CREATE TABLE channels (
+                    seq INTEGER PRIMARY KEY,  -- creation order
+                    id TEXT NOT NULL UNIQUE REFERENCES channel_ids(id),
+                    bundle_id TEXT NOT NULL,
+                    storage_policy INTEGER NOT NULL CHECK (storage_policy IN (0, 1)),
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE devices (
+                    seq INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    token TEXT NOT NULL UNIQUE,
+                    bundle_id TEXT NOT NULL,
+                    environment TEXT NOT NULL CHECK (environment IN ('sandbox', 'production')),
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE device_tokens (
+                    seq INTEGER PRIMARY KEY,
+                    token TEXT NOT NULL UNIQUE,
+                    device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('liveactivity', 'pushtostart')),
+                    detail TEXT,  -- the activity id or the attributes type
+                    created_at INTEGER NOT NULL
+                );
+                CREATE INDEX device_tokens_by_device ON device_tokens (device_id);
+                CREATE TABLE stored_notifications (
+                    device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+                    bundle_id TEXT NOT NULL,
+                    apns_id TEXT NOT NULL, push_type TEXT NOT NULL, priority INTEGER NOT NULL, collapse_id TEXT,
+                    payload BLOB NOT NULL, stored_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+                    PRIMARY KEY (device_id, bundle_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE subscriptions (
+                    seq INTEGER PRIMARY KEY,  -- subscription order
+                    device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+                    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+                    subscribed_at INTEGER NOT NULL,
+                    UNIQUE (device_id, channel_id)
+                );
+                CREATE INDEX subscriptions_by_channel ON subscriptions (channel_id);
+                CREATE TABLE stored_broadcasts (
+                    channel_id TEXT PRIMARY KEY REFERENCES channels(id) ON DELETE CASCADE,
+                    request_id TEXT NOT NULL, priority INTEGER NOT NULL, payload BLOB NOT NULL,
+                    stored_at INTEGER NOT NULL, expires_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+    ]
+}
