@@ -74,7 +74,7 @@ public final class DeliveryLog: Sendable {
         self.capacity = max(1, capacity)
         self.writer = writer
         ring.withLock { ring in
-            ring.entries = Array(entries.suffix(self.capacity))
+            ring.entries = entries.suffix(self.capacity).map(DeliveryRecord.init)
             ring.total = max(total, ring.entries.count)
         }
     }
@@ -99,7 +99,7 @@ public final class DeliveryLog: Sendable {
                 ring.entries[ring.start] = record
                 ring.start = (ring.start + 1) % capacity
             }
-            writer?.enqueue(delivery)  // inside the lock: the store sees the log's order
+            writer?.enqueue(record)  // inside the lock: the store sees the log's order
         }
     }
 

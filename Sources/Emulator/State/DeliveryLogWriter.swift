@@ -67,7 +67,7 @@ final class DeliveryLogWriter: Sendable {
     }
 
     /// Queues `delivery` for the store. Never blocks on I/O; see the design note for what a full queue does.
-    func enqueue(_ delivery: Delivery) {
+    func enqueue(_ delivery: DeliveryRecord) {
         let (overwrote, startNow) = pending.withLock { state in
             let overwrote = state.buffer.append(delivery)
             guard state.buffer.count >= settings.batchSize, !state.flushRequested else { return (overwrote, false) }

@@ -2,7 +2,9 @@
 /// when full, so appending never blocks and never grows memory past the limit.
 struct PendingDeliveries {
     let limit: Int
-    private var storage: [Delivery] = []
+    /// Compact records (DeliveryRecord): the request path makes no Strings; `batch()`, on the
+    /// writer's thread, makes the `Delivery` values.
+    private var storage: [DeliveryRecord] = []
     /// Where the oldest entry is once the ring is full.
     private var start = 0
     /// Forget what the store kept before these entries.
@@ -19,7 +21,7 @@ struct PendingDeliveries {
     var isEmpty: Bool { storage.isEmpty && !clearFirst }
 
     /// Adds `delivery`; true when the oldest waiting entry had to make room.
-    mutating func append(_ delivery: Delivery) -> Bool {
+    mutating func append(_ delivery: DeliveryRecord) -> Bool {
         total += 1
         if storage.count < limit {
             storage.append(delivery)
@@ -40,7 +42,8 @@ struct PendingDeliveries {
 
     /// The waiting entries, oldest first, as one batch.
     func batch() -> DeliveryBatch {
-        let entries = start == 0 ? storage : Array(storage[start...] + storage[..<start])
+        let records = start == 0 ? storage : Array(storage[start...] + storage[..<start])
+        let entries = records.map(\.delivery)
         return DeliveryBatch(clearFirst: clearFirst, entries: entries, total: total)
     }
 }
