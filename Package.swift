@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "herald", targets: ["herald"]),
         .executable(name: "herald-bench", targets: ["herald-bench"]),
+        .executable(name: "emulator-bench", targets: ["emulator-bench"]),
         .library(name: "APNs", targets: ["APNs"]),
         .library(name: "Keys", targets: ["Keys"]),
     ],
@@ -47,6 +48,9 @@ let package = Package(
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
         // Benchmarks: the client through its public async API (see BENCHMARKS.md).
         .executableTarget(name: "herald-bench", dependencies: ["APNsClient", "APNs", "HTTP2"], path: "Benchmarks/herald-bench"),
+        // The emulator for callgrind (see Benchmarks/emulator-bench/main.swift, BENCHMARKS.md).
+        .executableTarget(
+            name: "emulator-bench", dependencies: ["Emulator", "APNs", "HTTP2", "Keys"], path: "Benchmarks/emulator-bench"),
         // Helpers shared by test targets (reference servers on loopback, child processes).
         .target(name: "HeraldTestSupport", dependencies: ["HTTP2"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "KeysTests", dependencies: ["Keys"]),

@@ -138,6 +138,8 @@ public final class DeliveryLog: Sendable {
 /// With a store, each change is written through to it (a failure is counted, not thrown).
 public final class TokenRegistry: Sendable {
     private let unregistered = Mutex<[String: Int]>([:])
+    /// No token is unregistered: the emulator's hot path skips the lookup (and the token's String).
+    private let empty = Atomic<Bool>(true)
     private let store: (any UnregisteredTokenStore)?
     private let status: StoreStatus?
 
@@ -149,6 +151,7 @@ public final class TokenRegistry: Sendable {
     /// A registry that starts with `tokens` (as loaded from `store`) and writes changes through to it.
     init(restoring tokens: [String: Int], store: any UnregisteredTokenStore, status: StoreStatus) {
         unregistered.withLock { $0 = tokens }
+        empty.store(tokens.isEmpty, ordering: .releasing)
         self.store = store
         self.status = status
     }
@@ -157,12 +160,16 @@ public final class TokenRegistry: Sendable {
     public func unregister(_ token: String, at milliseconds: Int) {
         let token = token.lowercased()
         unregistered.withLock { $0[token] = milliseconds }
+        empty.store(false, ordering: .releasing)
         do {
             try store?.markUnregistered(token, at: milliseconds)
         } catch {
             status?.record(error)
         }
     }
+
+    /// Whether no token has been unregistered (one atomic load).
+    var isEmpty: Bool { empty.load(ordering: .acquiring) }
 
     /// When `token` was unregistered, or nil if it is live.
     public func unregisteredAt(_ token: String) -> Int? {

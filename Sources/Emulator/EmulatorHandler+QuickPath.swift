@@ -75,12 +75,16 @@ extension EmulatorHandler {
                     fields, method: method, path: path, policy: policy)
             else { return false }
             let tokenBytes = UnsafeBufferPointer(rebasing: path[ScannedPushHeaders.tokenOffset...])
-            let token = String(unsafeUninitializedCapacity: tokenBytes.count) { buffer in
-                for (index, byte) in tokenBytes.enumerated() { buffer[index] = byte | (byte >= 0x41 ? 0x20 : 0) }
-                return tokenBytes.count
-            }
-            let route = devices.route(for: token)
-            guard tokens.unregisteredAt(token) == nil,
+            // The token as a String only for the registries' lookups, when they hold anything.
+            let token: String? =
+                tokens.isEmpty && !devices.hasRoutes
+                ? nil
+                : String(unsafeUninitializedCapacity: tokenBytes.count) { buffer in
+                    for (index, byte) in tokenBytes.enumerated() { buffer[index] = byte | (byte >= 0x41 ? 0x20 : 0) }
+                    return tokenBytes.count
+                }
+            let route = token.flatMap { devices.route(for: $0) }
+            guard token.map({ tokens.unregisteredAt($0) == nil }) ?? true,
                 !configuration.strictTokens || isRoutable(scan, route: route, fields: fields),
                 acceptAuthorization(scan.authorizationField.map(fields.value(at:)), state: state, responder: responder),
                 keyMayPush(scan, fields: fields, state: state),
@@ -116,7 +120,8 @@ extension EmulatorHandler {
             let uniqueID = configuration.sandbox ? quick.uniqueID : nil
             if scan.topicField == nil, let topic = scan.defaultTopic {  // a policy's default topic: rare
                 record(
-                    token, topic.value, scan.pushType.rawValue, scan.priority.rawValue,
+                    token ?? String(decoding: tokenBytes, as: UTF8.self).lowercased(), topic.value,
+                    scan.pushType.rawValue, scan.priority.rawValue,
                     String(decoding: quick.apnsID, as: UTF8.self),
                     uniqueID.map { String(decoding: $0, as: UTF8.self) }, 200, nil, request.body)
                 return true
@@ -209,15 +214,19 @@ extension EmulatorHandler {
         let low = random.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
         hexDigits.withUnsafeBufferPointer { digits in
             buffer.withUnsafeMutableBufferPointer { out in
-                var position = 0
-                for nibble in 0..<32 {
-                    if position == 8 || position == 13 || position == 18 || position == 23 {
-                        out[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    let word = nibble < 16 ? high : low
-                    out[position] = digits[Int(word >> UInt64(60 - 4 * (nibble & 15)) & 0xF)]
-                    position += 1
+                out[8] = UInt8(ascii: "-")
+                out[13] = UInt8(ascii: "-")
+                out[18] = UInt8(ascii: "-")
+                out[23] = UInt8(ascii: "-")
+                for index in 0..<16 {
+                    let word = index < 8 ? high : low
+                    let byte = Int(truncatingIfNeeded: word >> UInt64(56 - 8 * (index & 7))) & 0xFF
+                    // Two digits per byte; a dash after bytes 4, 6, 8 and 10.
+                    let position =
+                        2 * index + (index >= 4 ? 1 : 0) + (index >= 6 ? 1 : 0) + (index >= 8 ? 1 : 0)
+                        + (index >= 10 ? 1 : 0)
+                    out[position] = digits[byte >> 4]
+                    out[position + 1] = digits[byte & 0xF]
                 }
             }
         }

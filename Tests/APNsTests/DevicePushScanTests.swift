@@ -161,6 +161,21 @@ struct DevicePushScanTests {
         guard case .unsupported = Self.scanned(request) else { return #expect(Bool(false), "path") }
     }
 
+    /// More fields than the scan keeps names for: repeats among the later ones are still found.
+    @Test(arguments: [("x-extra-3", true), ("apns-topic", true), ("x-unique", false)])
+    func manyFields(_ last: String, _ repeated: Bool) {
+        let extra = (0..<18).map { (name: "x-extra-\($0)", value: "1") }
+        let request = Request(
+            method: "POST", path: DevicePushValidatorTests.path,
+            headers: DevicePushValidatorTests.headers(extra + [(last, "com.example.app")]), policy: DevicePushPolicy())
+        #expect(Self.disagreement(request) == nil)
+        if case .rejected(let rejection) = Self.scanned(request) {
+            #expect(repeated && rejection.reason == .duplicateHeaders)
+        } else {
+            #expect(!repeated)
+        }
+    }
+
     // MARK: - Random mutations
 
     static let names = [

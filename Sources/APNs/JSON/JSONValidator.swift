@@ -143,6 +143,16 @@ struct JSONScanner {
         let start = index
         var ascii = true
         while index < bytes.count {
+            // The common run: printable ASCII other than the quote and the backslash, in a local loop.
+            var position = index
+            let count = bytes.count
+            while position < count {
+                let byte = bytes[position]
+                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
+                position += 1
+            }
+            index = position
+            guard index < count else { break }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
@@ -210,12 +220,17 @@ struct JSONScanner {
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
+        var position = index
+        let count = bytes.count
+        while position < count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default:
+                index = position
+                return
             }
         }
+        index = position
     }
 
     private func peek() -> UInt8? {

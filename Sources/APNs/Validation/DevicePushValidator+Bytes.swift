@@ -22,13 +22,20 @@ extension DevicePushValidator {
         var known = KnownFields()
         var repeated = false
         var apnsIDRepeated = false
+        // Each name is asked for once (the first 16 are kept here): comparing every pair through
+        // the protocol would cost more than the rest of the header phase.
+        var names = InlineArray<16, UnsafeBufferPointer<UInt8>>(repeating: UnsafeBufferPointer(start: nil, count: 0))
         for index in 0..<fields.fieldCount {
             let name = fields.name(at: index)
+            if index < 16 { names[index] = name }
             guard name.allSatisfy({ $0 < 0x80 }) else { return .unsupported }
             var seen = false
-            for earlier in 0..<index where equalIgnoringASCIICase(name, fields.name(at: earlier)) {
-                seen = true
-                break
+            for earlier in 0..<index {
+                let other = earlier < 16 ? names[earlier] : fields.name(at: earlier)
+                if other.count == name.count, equalIgnoringASCIICase(name, other) {
+                    seen = true
+                    break
+                }
             }
             let kind = KnownField.of(name)
             if seen {
@@ -217,8 +224,6 @@ extension DevicePushValidator {
 enum KnownField: Int, CaseIterable {
     case apnsID, topic, collapseID, priority, pushType, expiration, authorization
 
-    private static let all = allCases
-
     var name: StaticString {
         switch self {
         case .apnsID: "apns-id"
@@ -233,12 +238,19 @@ enum KnownField: Int, CaseIterable {
 
     /// The known header `name` names (compared in ASCII lowercase), if any.
     static func of(_ name: UnsafeBufferPointer<UInt8>) -> KnownField? {
-        guard (7...16).contains(name.count) else { return nil }
-        for field in all where field.name.utf8CodeUnitCount == name.count {
-            let expected = UnsafeBufferPointer(start: field.name.utf8Start, count: field.name.utf8CodeUnitCount)
-            if DevicePushValidator.equalIgnoringASCIICase(name, expected) { return field }
+        let candidate: KnownField
+        switch name.count {
+        case 7: candidate = .apnsID
+        case 10: candidate = .topic
+        case 13:
+            candidate = DevicePushValidator.asciiLowercase(name[1]) == UInt8(ascii: "u") ? .authorization : .priority
+        case 14: candidate = .pushType
+        case 15: candidate = .expiration
+        case 16: candidate = .collapseID
+        default: return nil
         }
-        return nil
+        let expected = UnsafeBufferPointer(start: candidate.name.utf8Start, count: candidate.name.utf8CodeUnitCount)
+        return DevicePushValidator.equalIgnoringASCIICase(name, expected) ? candidate : nil
     }
 }
 

@@ -117,6 +117,12 @@ public final class DeviceRegistry: Sendable {
         state.withLock { $0.routes[token] }
     }
 
+    /// Whether any token is routed to a device (the emulator's hot path asks before it makes the
+    /// token's String).
+    var hasRoutes: Bool {
+        state.withLock { !$0.routes.isEmpty }
+    }
+
     /// Whether the device is listening now.
     public func isOnline(_ deviceToken: String) -> Bool {
         state.withLock { $0.devices[deviceToken]?.sink != nil }
