@@ -31,6 +31,8 @@ final class QuickPathState {
     /// `ConnectionState.lastToken` when `lastAuthorization` was accepted: if it has changed since
     /// (`answer` accepted another token), the bytes no longer say which token is current.
     var acceptedToken: String?
+    /// The key of `acceptedToken` (the connection's bound key), looked up once per token.
+    var boundKey: EmulatorConfiguration.ProviderKey?
     /// The answer's headers, refilled per answer (nghttp2 copies them when the answer is submitted).
     var headers = HTTP2HeaderBuffer()
     /// For generated ids: seeded once per connection from the system generator. An emulator's ids
@@ -173,6 +175,7 @@ extension EmulatorHandler {
         else { return false }
         quick.lastAuthorization = Array(header)
         quick.acceptedToken = state.lastToken
+        quick.boundKey = state.boundKeyID.flatMap { keysByID[$0] }
         return true
     }
 
@@ -191,7 +194,7 @@ extension EmulatorHandler {
     /// ``authorize`` without the strings: the bound key is valid in this environment and its team
     /// owns the topic.
     private func keyMayPush(_ scan: ScannedPushHeaders, fields: ReceivedHeaderFields, state: ConnectionState) -> Bool {
-        guard let keyID = state.boundKeyID, let key = keysByID[keyID] else { return true }
+        guard let key = state.quick.boundKey else { return true }
         switch (key.environment, configuration.sandbox) {
         case (.sandbox, false), (.production, true): return false
         default: break
