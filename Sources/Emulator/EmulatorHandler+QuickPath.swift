@@ -11,11 +11,15 @@
 //        reused header buffer; the delivery recorded
 //
 // A token a simulated device registered also gets the notification, built the slow way (only such
-// tokens pay for it). Anything else (a rejection of any kind, a Unicode corner the byte scan leaves to Strings) goes to
-// `answer`, which validates the request again from the start and answers it. The quick path changes
-// no state before it knows the answer is 200, except accepting a new provider token, which `answer`
-// then finds already accepted (exactly what it would have done itself), so the answers are the ones
-// `answer` alone gives.
+// tokens pay for it). Anything else (a rejection of any kind, a Unicode corner the byte scan leaves
+// to Strings) goes to `answer`, which validates the request again from the start and answers it.
+// The quick path changes no state before it knows the answer is 200, except accepting a new
+// provider token, which `answer` then finds already accepted (exactly what it would have done
+// itself), so the answers are the ones `answer` alone gives.
+//
+// The answer's two headers go through a reused `HTTP2HeaderBuffer` (nghttp2 copies ~60 bytes at
+// submit) rather than a NO_COPY block: NO_COPY memory must stay unchanged until the frame is
+// serialized, and these values change with every answer.
 
 import APNs
 import HTTP2
