@@ -23,7 +23,8 @@ extension DeviceRegistry {
         _ = try store.deleteExpiredNotifications(now: Self.milliseconds(clock()))
         var state = State()
         for device in try store.devices() {
-            var restored = Device(bundleID: device.bundleID, environment: .init(device.environment), tokens: [device.token])
+            var restored = Device(
+                bundleID: device.bundleID, environment: .init(device.environment), tokens: [device.token])
             state.routes[device.token] = Route(
                 deviceToken: device.token, bundleID: device.bundleID, environment: restored.environment, kind: .device)
             for token in try store.activityTokens(ofDevice: device.id) {
@@ -33,7 +34,8 @@ extension DeviceRegistry {
                     kind: token.kind == .pushToStart ? .pushToStart : .liveActivity)
             }
             for subscription in try store.subscriptions(ofDevice: device.id) {
-                restored.subscriptions.insert(ChannelKey(bundleID: subscription.bundleID, channelID: subscription.channelID))
+                restored.subscriptions.insert(
+                    ChannelKey(bundleID: subscription.bundleID, channelID: subscription.channelID))
             }
             for stored in try store.storedNotifications(ofDevice: device.id) {
                 let notification = try DeviceNotification(stored)
@@ -69,7 +71,8 @@ extension DeviceNotification {
     init(_ stored: StoredNotification) throws(EmulatorStoreError) {
         guard let payload = try? JSONValue(parsing: stored.payload) else {
             throw .corrupt(
-                table: "stored_notifications", column: "payload", value: String(decoding: stored.payload, as: UTF8.self))
+                table: "stored_notifications", column: "payload", value: String(decoding: stored.payload, as: UTF8.self)
+            )
         }
         self.init(
             apnsID: stored.apnsID, token: stored.token, topic: stored.topic, pushType: stored.pushType,

@@ -91,7 +91,8 @@ struct EmulatorCommand {
         if let store {
             lines.append(
                 "  state in \(store.path): \(emulator.log.keptCount) deliveries (of \(emulator.log.totalCount)) restored,"
-                    + " \(emulator.devices.deviceCount) simulated devices (offline until they listen); --in-memory keeps none")
+                    + " \(emulator.devices.deviceCount) simulated devices (offline until they listen);"
+                    + " --in-memory keeps none")
         }
         lines.append("  delivery log: GET \(scheme)://\(host):\(emulator.port)/control/v1/deliveries; stop with Ctrl-C")
         context.standardOutput(lines.joined(separator: "\n") + "\n")

@@ -48,12 +48,14 @@ struct DeviceRecordsTests {
         #expect(try store.devices().map(\.token) == [device], "the unregistered device is gone")
         #expect(try store.device(token: gone) == nil)
         #expect(try store.device(id: device)?.environment == .production)
-        #expect(try store.activityTokens(ofDevice: device).map { [$0.token, $0.kind.rawValue] } == [
-            [activity, "liveactivity"], [start, "pushtostart"],
-        ])
+        #expect(
+            try store.activityTokens(ofDevice: device).map { [$0.token, $0.kind.rawValue] } == [
+                [activity, "liveactivity"], [start, "pushtostart"],
+            ])
         #expect(
             try store.subscriptions(ofDevice: device) == [
-                StoredSubscription(deviceID: device, bundleID: Self.app, channelID: Self.channel, subscribedAt: now - 1000)
+                StoredSubscription(
+                    deviceID: device, bundleID: Self.app, channelID: Self.channel, subscribedAt: now - 1000)
             ])
         let waiting = try store.storedNotifications(ofDevice: device)
         #expect(waiting.map(\.apnsID) == ["stored", "broadcast-1"])
@@ -124,5 +126,20 @@ struct DeviceRecordsTests {
         _ = try registry.connect(device, sink: sink)
         #expect(sink.apnsIDs == ["kept"], "memory answers")
         #expect(status.failureCount == 2, "the hand-over's delete failed too")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aStoredPayloadThatIsNotJSONIsNamedAtLoad(_ kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
+        defer { fixture.remove() }
+        let device = try registry(fixture.store).register(bundleID: Self.app, environment: .sandbox)
+        try fixture.store.storeNotification(
+            StoredNotification(
+                deviceID: device, bundleID: Self.app, apnsID: "a", token: device, topic: Self.app, pushType: "alert",
+                priority: 10, payload: Array("not json".utf8), storedAt: clock.now * 1000, expiresAt: .max))
+        #expect(throws: EmulatorStoreError.corrupt(table: "stored_notifications", column: "payload", value: "not json"))
+        {
+            try registry(try fixture.reopened())
+        }
     }
 }

@@ -10,7 +10,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct DeviceRestartTests {
     static let app = "com.example.app"
-    static let update = Array(#"{"aps":{"event":"update","timestamp":1767225600,"content-state":{"score":"2-1"}}}"#.utf8)
+    static let update = Array(
+        #"{"aps":{"event":"update","timestamp":1767225600,"content-state":{"score":"2-1"}}}"#.utf8)
 
     @Test(arguments: StoreKind.allCases)
     func devicesAndWhatWaitsForThemSurviveARestart(_ kind: StoreKind) async throws {

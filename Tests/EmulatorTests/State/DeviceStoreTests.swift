@@ -17,7 +17,8 @@ struct DeviceStoreTests {
     func notification(_ device: String, _ bundleID: String, channel: String? = nil, _ n: Int) -> StoredNotification {
         StoredNotification(
             deviceID: device, bundleID: bundleID, channelID: channel, apnsID: "id-\(n)",
-            token: String(repeating: "0a", count: 32), topic: channel == nil ? bundleID : bundleID + ".push-type.liveactivity",
+            token: String(repeating: "0a", count: 32),
+            topic: channel == nil ? bundleID : bundleID + ".push-type.liveactivity",
             pushType: channel == nil ? "alert" : "liveactivity", priority: 10, collapseID: n % 2 == 1 ? "c" : nil,
             expiration: n % 2 == 1 ? 1_800_000_000 + n : nil, payload: Array(#"{"aps":{"n":\#(n)}}"#.utf8),
             storedAt: 1000 + n, expiresAt: 2000 + n)
@@ -112,7 +113,8 @@ struct DeviceStoreTests {
         try fixture.store.storeNotification(notification("phone", "com.example.app", 1))  // until 2001
         try fixture.store.storeNotification(notification("phone", "com.example.app", channel: "Y2g=", 2))  // 2002
         #expect(try fixture.store.deleteExpiredNotifications(now: 2000) == 0)
-        #expect(try fixture.store.deleteExpiredNotifications(now: 2001) == 1, "expiresAt is the first moment it is gone")
+        #expect(
+            try fixture.store.deleteExpiredNotifications(now: 2001) == 1, "expiresAt is the first moment it is gone")
         #expect(try fixture.reopened().storedNotifications(ofDevice: "phone").map(\.apnsID) == ["id-2"])
     }
 
@@ -137,7 +139,9 @@ struct DeviceStoreTests {
 
         let store = try fixture.reopened()
         #expect(
-            try store.subscriptions(ofDevice: "phone") == [subscription("phone", live.value, 2), subscription("phone", "no such channel", 3)],
+            try store.subscriptions(ofDevice: "phone") == [
+                subscription("phone", live.value, 2), subscription("phone", "no such channel", 3),
+            ],
             "in order, a deleted or unknown channel's too")
         #expect(try store.subscriptions(ofDevice: "pad") == [subscription("pad", live.value, 1)])
     }
