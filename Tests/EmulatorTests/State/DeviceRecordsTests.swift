@@ -142,4 +142,31 @@ struct DeviceRecordsTests {
             try registry(try fixture.reopened())
         }
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func concurrentChangesReachTheStoreInTheRegistrysOrder(_ kind: StoreKind) async throws {
+        let fixture = try StoreFixture(kind)
+        defer { fixture.remove() }
+        let registry = try registry(fixture.store)
+        let device = try registry.register(bundleID: Self.app, environment: .sandbox)
+        let clock = self.clock
+        // Stored pushes replace each other and a connect hands them over: writes that reached the
+        // store out of order would leave it with a push memory no longer holds (or without the last
+        // one). Whether a given interleaving happens is up to the scheduler: a smoke test, not a proof.
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    for i in 0..<150 {
+                        if task == 0, i % 5 == 0, let id = try? registry.connect(device, sink: RecordingSink()) {
+                            registry.disconnect(device, connection: id)
+                        } else {
+                            registry.deliver(push("\(task)-\(i)", to: device, at: clock))
+                        }
+                    }
+                }
+            }
+        }
+        let memory = registry.storedNotifications(for: device).map(\.apnsID)
+        #expect(try fixture.store.storedNotifications(ofDevice: device).map(\.apnsID) == memory)
+    }
 }

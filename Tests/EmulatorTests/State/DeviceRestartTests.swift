@@ -66,6 +66,10 @@ struct DeviceRestartTests {
             #expect((try? routed.get()) != nil, "\(routed)")
             let third = try #require(try await stream.next())
             #expect(third.apnsID == live.value && third.token == activity)
+            let own = APNsID.random()
+            let accepted = try await harness.push(to: device, id: own)
+            #expect((try? accepted.get()) != nil, "strict mode knows the device: \(accepted)")
+            #expect(try await stream.next()?.apnsID == own.value)
 
             // The unregistered device still answers 410; an unknown token is still BadDeviceToken.
             guard case .failure(.rejected(let dead)) = try await harness.push(to: gone) else {
