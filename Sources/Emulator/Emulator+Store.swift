@@ -3,9 +3,10 @@ import HTTP2
 
 extension Emulator {
     /// Starts serving like `start(_:host:port:tls:loops:clock:)`, with its state kept in `store`:
-    /// the delivery log (its newest `deliveryLogCapacity` entries and its total), unregistered tokens
-    /// and broadcast channels are loaded from it first, and changes go back to it -- the log written
-    /// behind in batches on its own thread (`configuration.deliveryLogWriteBehind`), the rest at once.
+    /// the delivery log (its newest `deliveryLogCapacity` entries and its total), unregistered tokens,
+    /// broadcast channels and simulated devices (offline, with what waits for them) are loaded from it
+    /// first, and changes go back to it -- the log written behind in batches on its own thread
+    /// (`configuration.deliveryLogWriteBehind`), the rest at once.
     /// `shutdown()` writes what is still waiting.
     ///
     /// Throws `EmulatorStoreError` when the store cannot be read, `SystemError` when the writer

@@ -41,8 +41,8 @@ public final class Emulator: Sendable {
         loops: EventLoopGroup, clock: @escaping @Sendable () -> Int = ProviderTokenCache.systemClock
     ) async throws(HTTP2ConnectionError) -> Emulator {
         try await start(
-            configuration, state: EmulatorState(configuration: configuration), host: host, port: port, tls: tls,
-            loops: loops, clock: clock)
+            configuration, state: EmulatorState(configuration: configuration, clock: clock), host: host, port: port,
+            tls: tls, loops: loops, clock: clock)
     }
 
     static func start(
@@ -51,7 +51,7 @@ public final class Emulator: Sendable {
     ) async throws(HTTP2ConnectionError) -> Emulator {
         let faults = FaultInjector()
         let hook = BroadcastHook()
-        let devices = DeviceRegistry(unregistered: state.tokens, clock: clock)
+        let devices = state.devices
         let handler = EmulatorHandler(
             configuration: configuration, log: state.log, tokens: state.tokens, faults: faults, clock: clock,
             channels: state.channels, broadcastHook: hook, devices: devices, storeStatus: state.status)

@@ -32,16 +32,23 @@ struct DeviceHarness {
     }
 }
 
-/// Runs `body` against a fresh emulator (h2c on loopback); everything is shut down afterwards.
+/// Runs `body` against a fresh emulator (h2c on loopback), its state kept in `store` when given;
+/// everything is shut down afterwards.
 func withDeviceEmulator(
-    strictTokens: Bool = false, sandbox: Bool = true, _ body: (DeviceHarness) async throws -> Void
+    strictTokens: Bool = false, sandbox: Bool = true, store: (any EmulatorStore)? = nil, key: P256PrivateKey? = nil,
+    _ body: (DeviceHarness) async throws -> Void
 ) async throws {
     let loops = try EventLoopGroup(loopCount: 2, name: "device-test")
-    let key = try P256PrivateKey.generate()
+    let key = try key ?? P256PrivateKey.generate()
     var configuration = EmulatorConfiguration(
         keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)], sandbox: sandbox)
     configuration.strictTokens = strictTokens
-    let emulator = try await Emulator.start(configuration, loops: loops)
+    let emulator: Emulator
+    if let store {
+        emulator = try await Emulator.start(configuration, store: store, loops: loops)
+    } else {
+        emulator = try await Emulator.start(configuration, loops: loops)
+    }
     let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(emulator.port)")
     let transport = try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint))
     let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")

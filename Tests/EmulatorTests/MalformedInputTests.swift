@@ -5,9 +5,9 @@ import HeraldTestSupport
 import Keys
 import Testing
 
-/// Requests no client should send: every one gets an APNs answer (a status and reason from the
-/// table, or a stream reset for what HTTP/2 itself refuses), none crashes the emulator, and a
-/// well-behaved request on the same connection is still served afterwards.
+/// Requests no client should send: every one gets an APNs answer (a status and reason), or a stream
+/// reset where HTTP/2 itself refuses it (a malformed content-length); none crashes the emulator, and
+/// a well-behaved request on the same connection is still served afterwards.
 @Suite(.timeLimit(.minutes(1)))
 struct MalformedInputTests {
     static let token = String(repeating: "ab", count: 32)
@@ -46,6 +46,12 @@ struct MalformedInputTests {
         }
     }
 
+    static func isMalformedForHTTP2(_ request: RawRequest) -> Bool {
+        request.headers.contains { name, value in
+            name == "content-length" || value.first == " " || value.last == " "
+        }
+    }
+
     @Test(arguments: [1, 2, 3, 4])
     func everyMalformedRequestGetsAnAnswerAndTheConnectionLives(seed: UInt64) async throws {
         let key = try P256PrivateKey.generate()
@@ -70,7 +76,15 @@ struct MalformedInputTests {
 
         #expect(outcome.results.count == requests.count + 1, "every request was answered or reset, none hung")
         for (request, result) in zip(requests, outcome.results) {
-            guard case .success(let response) = result else { continue }  // a reset stream is an answer too
+            guard case .success(let response) = result else {
+                // nghttp2 resets what HTTP/2 calls malformed (RFC 9113 8.1.1, 8.2.1): a content-length
+                // that is invalid or disagrees with the body, a field value with leading or trailing
+                // whitespace. Anything else must get an answer.
+                #expect(
+                    Self.isMalformedForHTTP2(request),
+                    "\(request.method) \(request.path) \(request.headers) \(request.body.count) bytes: \(result)")
+                continue
+            }
             #expect((200...599).contains(response.status), "\(request.method) \(request.path)")
             if response.status >= 400 {
                 let reason = (try? JSONValue(parsing: response.body))?["reason"]?.stringValue
@@ -78,7 +92,7 @@ struct MalformedInputTests {
             }
         }
         let answered = outcome.results.filter { (try? $0.get()) != nil }.count
-        #expect(answered > requests.count * 9 / 10, "APNs answers, not resets, for nearly all: \(answered)")
+        #expect(answered > requests.count * 3 / 4, "APNs answers, not resets, for most: \(answered)")
         let last = try #require(try outcome.results.last?.get())
         #expect(last.status == 200, "the connection still serves a good request")
         #expect(emulator.server.connectionCount <= 1)

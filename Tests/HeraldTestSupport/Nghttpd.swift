@@ -15,17 +15,34 @@ public final class Nghttpd {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("nghttpd-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory + "/htdocs/3/device", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: directory + "/htdocs/3/device/" + Self.token, contents: Data())
-        port = try Self.freePort()
-        var arguments = ["-d", directory + "/htdocs"] + extraArguments
         if let tls {
             try Data(tls.certificate.utf8).write(to: URL(fileURLWithPath: directory + "/cert.pem"))
             try Data(tls.key.utf8).write(to: URL(fileURLWithPath: directory + "/key.pem"))
-            arguments += [String(port), directory + "/key.pem", directory + "/cert.pem"]
-        } else {
-            arguments += ["--no-tls", String(port)]
         }
-        process = try ChildProcess(["/usr/sbin/nghttpd"] + arguments)
-        try waitUntilListening()
+        // nghttpd cannot be told to pick a free port, and says nothing when it is listening. A port
+        // found free may be taken before nghttpd binds it (tests run in parallel), nghttpd then exits
+        // and a connect may even reach the other listener: so confirm nghttpd is still running once
+        // its port answers, and start again on another port if it is not.
+        var attempt = 0
+        while true {
+            let port = try Self.freePort()
+            var arguments = ["-d", directory + "/htdocs"] + extraArguments
+            if tls != nil {
+                arguments += [String(port), directory + "/key.pem", directory + "/cert.pem"]
+            } else {
+                arguments += ["--no-tls", String(port)]
+            }
+            let process = try ChildProcess(["/usr/sbin/nghttpd"] + arguments)
+            let listening = Self.waitUntilListening(port: port, process: process)
+            if listening {
+                self.process = process
+                self.port = port
+                return
+            }
+            process.stop()
+            attempt += 1
+            if attempt == 5 { throw NghttpdError(message: "nghttpd did not start listening (5 ports tried)") }
+        }
     }
 
     deinit {
@@ -33,9 +50,11 @@ public final class Nghttpd {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// nghttpd says nothing when it is ready: try to connect, a bounded number of times.
-    private func waitUntilListening() throws {
+    /// nghttpd says nothing when it is ready: try to connect, a bounded number of times; then make
+    /// sure it was nghttpd that answered (it is still running).
+    private static func waitUntilListening(port: Int, process: ChildProcess) -> Bool {
         for _ in 0..<200 {
+            if !process.isRunning { return false }
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -45,13 +64,21 @@ public final class Nghttpd {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             close(fd)
-            if result == 0 { return }
+            if result == 0 { return process.isRunning }
             usleep(20_000)
         }
-        throw NghttpdError(message: "nghttpd did not start listening on \(port)")
+        return false
     }
 
+    /// A port that is free now, outside Linux's ephemeral range (32768-60999) so that servers binding
+    /// port 0 meanwhile cannot be given it.
     public static func freePort() throws -> Int {
+        for _ in 0..<100 {
+            let candidate = Int.random(in: 20_000..<32_000)
+            guard let listener = try? TCPListener(host: "127.0.0.1", port: UInt16(candidate)) else { continue }
+            listener.close()
+            return candidate
+        }
         let listener = try TCPListener(host: "127.0.0.1", port: 0)
         defer { listener.close() }
         return Int(try listener.localAddress.port)
@@ -78,6 +105,18 @@ public final class ChildProcess {
         let status = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
         guard status == 0 else { throw Nghttpd.NghttpdError(message: "posix_spawn \(arguments[0]): \(status)") }
         self.pid = pid
+    }
+
+    /// Whether the process has not exited (reaps it if it has).
+    public var isRunning: Bool {
+        guard !stopped else { return false }
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        if result == pid {
+            stopped = true
+            return false
+        }
+        return true
     }
 
     public func stop() {

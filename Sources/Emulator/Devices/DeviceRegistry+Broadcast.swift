@@ -23,6 +23,7 @@ extension DeviceRegistry {
         guard !channelID.isEmpty else {
             throw .invalid(field: "channel-id", rule: "is empty; give the channel's base64 id")
         }
+        let now = clock()
         let outcome = state.withLock { state -> DeviceError? in
             guard let device = state.devices[deviceToken] else { return .unknownDevice(deviceToken) }
             let app = bundleID ?? device.bundleID
@@ -30,10 +31,17 @@ extension DeviceRegistry {
                 return .invalid(
                     field: "bundle-id", rule: "is \(app), but the device is registered for \(device.bundleID)")
             }
-            state.devices[deviceToken]?.subscriptions.insert(ChannelKey(bundleID: app, channelID: channelID))
+            let key = ChannelKey(bundleID: app, channelID: channelID)
+            if state.devices[deviceToken]?.subscriptions.insert(key).inserted == true {
+                records?.enqueue(
+                    .subscribe(
+                        StoredSubscription(
+                            deviceID: deviceToken, bundleID: app, channelID: channelID, subscribedAt: now * 1000)))
+            }
             return nil
         }
         if let outcome { throw outcome }
+        records?.write()
     }
 
     /// Fans an accepted broadcast out to the devices subscribed to `channelID` of `bundleID`.
@@ -51,7 +59,7 @@ extension DeviceRegistry {
         let apnsID = requestID ?? APNsID.random().value
         let keepUntil = min(expiration ?? .max, now + Self.broadcastStorageSeconds)
         let keeps = storesLatest && expiration != 0 && keepUntil > now
-        return state.withLock { state in
+        let outcome = state.withLock { state in
             var outcome = BroadcastOutcome()
             for (token, device) in state.devices where device.subscriptions.contains(key) {
                 let notification = DeviceNotification(
@@ -63,10 +71,16 @@ extension DeviceRegistry {
                     outcome.delivered += 1
                 } else if keeps {
                     state.devices[token]?.storedBroadcasts[key] = (notification, keepUntil)
+                    records?.enqueue(
+                        .keep(
+                            notification, deviceID: token, bundleID: bundleID,
+                            expiresAt: Self.milliseconds(keepUntil)))
                     outcome.stored += 1
                 }
             }
             return outcome
         }
+        if outcome.stored > 0 { records?.write() }
+        return outcome
     }
 }

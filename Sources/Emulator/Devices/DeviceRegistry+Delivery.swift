@@ -22,7 +22,7 @@ extension DeviceRegistry {
     @discardableResult
     public func deliver(_ notification: DeviceNotification) -> Outcome {
         let now = clock()
-        return state.withLock { state in
+        let outcome = state.withLock { state -> Outcome in
             guard let route = state.routes[notification.token], let device = state.devices[route.deviceToken] else {
                 return .unknownToken
             }
@@ -35,8 +35,14 @@ extension DeviceRegistry {
             }
             guard Self.isLive(notification, now: now) else { return .notStored(reason: "apns-expiration has passed") }
             state.devices[route.deviceToken]?.stored[notification.bundleID] = notification
+            records?.enqueue(
+                .keep(
+                    notification, deviceID: route.deviceToken, bundleID: notification.bundleID,
+                    expiresAt: Self.milliseconds(Self.storedUntil(notification))))
             return .stored
         }
+        if outcome == .stored { records?.write() }
+        return outcome
     }
 
     /// The device is listening through `sink` (a second listener replaces the first, whose stream
@@ -44,8 +50,10 @@ extension DeviceRegistry {
     /// `connect` returns. Returns the connection's id for ``disconnect(_:connection:)``.
     public func connect(_ deviceToken: String, sink: any DeviceSink) throws(DeviceError) -> UInt64 {
         let now = clock()
-        let connection = state.withLock { state -> UInt64? in
-            guard var device = state.devices[deviceToken] else { return nil }
+        let (connection, handedOver) = state.withLock { state -> (UInt64?, Bool) in
+            guard var device = state.devices[deviceToken] else { return (nil, false) }
+            let handedOver = !device.stored.isEmpty || !device.storedBroadcasts.isEmpty
+            if handedOver { records?.enqueue(.handedOver(deviceID: deviceToken)) }
             state.lastConnection += 1
             device.sink?.finish()
             device.sink = sink
@@ -64,9 +72,10 @@ extension DeviceRegistry {
             device.storedBroadcasts = [:]
             state.devices[deviceToken] = device
             Self.resumeWaiters(&state, deviceToken)
-            return state.lastConnection
+            return (state.lastConnection, handedOver)
         }
         guard let connection else { throw .unknownDevice(deviceToken) }
+        if handedOver { records?.write() }
         return connection
     }
 
@@ -83,7 +92,11 @@ extension DeviceRegistry {
     /// Not yet expired at `now`: before `apns-expiration`, or within APNs's default storage when
     /// the push had none.
     static func isLive(_ notification: DeviceNotification, now: Int) -> Bool {
-        let until = notification.expiration ?? (notification.receivedAt / 1000 + Expiration.maximumStorageSeconds)
-        return now < until
+        now < storedUntil(notification)
+    }
+
+    /// Until when (UNIX seconds) a stored push may still be handed over.
+    static func storedUntil(_ notification: DeviceNotification) -> Int {
+        notification.expiration ?? (notification.receivedAt / 1000 + Expiration.maximumStorageSeconds)
     }
 }

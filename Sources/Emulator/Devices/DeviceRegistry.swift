@@ -8,6 +8,10 @@
 //
 // Tokens: the device's own (32 random bytes) and its Live Activity / push-to-start tokens (80
 // random bytes, like the 160-digit ones seen in the field) all route to the same device.
+//
+// With a store (DeviceRegistry+Records.swift), every change above is queued under the lock and
+// written after it (DeviceRecordWriter), and a restarted emulator gets its devices back, offline.
+// Memory stays the source of every answer; pushes to tokens no device holds never reach the store.
 
 import APNs
 import Synchronization
@@ -58,15 +62,27 @@ public final class DeviceRegistry: Sendable {
     public let unregistered: TokenRegistry
     /// UNIX seconds; injected so tests can move time.
     let clock: @Sendable () -> Int
+    /// Where changes are written through to, when the emulator has a store.
+    let records: DeviceRecordWriter?
     /// How long a policy-1 channel keeps its latest broadcast for an offline device.
     public static let broadcastStorageSeconds = 8 * 3600
 
+    /// A registry in memory only.
     public init(
         unregistered: TokenRegistry = TokenRegistry(),
         clock: @escaping @Sendable () -> Int = ProviderTokenCache.systemClock
     ) {
         self.unregistered = unregistered
         self.clock = clock
+        records = nil
+    }
+
+    /// A registry that starts from `state` and writes its changes to `records`.
+    init(unregistered: TokenRegistry, clock: @escaping @Sendable () -> Int, records: DeviceRecordWriter, state: State) {
+        self.unregistered = unregistered
+        self.clock = clock
+        self.records = records
+        self.state.withLock { $0 = state }
     }
 
     // MARK: Registration
@@ -75,10 +91,17 @@ public final class DeviceRegistry: Sendable {
     public func register(bundleID: String, environment: DeviceEnvironment) throws(DeviceError) -> String {
         if let problem = Topic.bundleIDProblem(bundleID) { throw .invalid(field: "topic", rule: problem) }
         let token = Self.randomToken(bytes: 32)
+        let milliseconds = clock() * 1000
         state.withLock { state in
             state.devices[token] = Device(bundleID: bundleID, environment: environment, tokens: [token])
             state.routes[token] = Route(deviceToken: token, bundleID: bundleID, environment: environment, kind: .device)
+            records?.enqueue(
+                .register(
+                    StoredDevice(
+                        id: token, token: token, bundleID: bundleID, environment: .init(environment),
+                        createdAt: milliseconds)))
         }
+        records?.write()
         return token
     }
 
@@ -86,14 +109,21 @@ public final class DeviceRegistry: Sendable {
     public func registerToken(_ kind: DeviceTokenKind, for deviceToken: String) throws(DeviceError) -> String {
         guard kind != .device else { throw .invalid(field: "kind", rule: "use \"live-activity\" or \"push-to-start\"") }
         let token = Self.randomToken(bytes: 80)
+        let milliseconds = clock() * 1000
         let added = state.withLock { state -> Bool in
             guard let device = state.devices[deviceToken] else { return false }
             state.devices[deviceToken]?.tokens.append(token)
             state.routes[token] = Route(
                 deviceToken: deviceToken, bundleID: device.bundleID, environment: device.environment, kind: kind)
+            records?.enqueue(
+                .addToken(
+                    StoredActivityToken(
+                        token: token, deviceID: deviceToken, kind: kind == .pushToStart ? .pushToStart : .liveActivity,
+                        createdAt: milliseconds)))
             return true
         }
         guard added else { throw .unknownDevice(deviceToken) }
+        records?.write()
         return token
     }
 
@@ -106,9 +136,11 @@ public final class DeviceRegistry: Sendable {
             for token in device.tokens { state.routes[token] = nil }
             device.sink?.finish()
             Self.resumeWaiters(&state, deviceToken)
+            records?.enqueue(.unregister(deviceID: deviceToken))
             return device
         }
         guard let device else { throw .unknownDevice(deviceToken) }
+        records?.write()
         for token in device.tokens { unregistered.unregister(token, at: milliseconds) }
     }
 

@@ -3,18 +3,22 @@ struct EmulatorState: Sendable {
     let log: DeliveryLog
     let tokens: TokenRegistry
     let channels: ChannelStore
+    let devices: DeviceRegistry
     let status: StoreStatus?
 
     /// Fresh state in memory only: nothing is written anywhere (the emulator's behaviour without a store).
-    init(configuration: EmulatorConfiguration) {
+    /// `clock` gives seconds since 1970.
+    init(configuration: EmulatorConfiguration, clock: @escaping @Sendable () -> Int) {
         log = DeliveryLog(capacity: configuration.deliveryLogCapacity)
         tokens = TokenRegistry()
         channels = ChannelStore(limitPerApp: configuration.channelLimitPerApp)
+        devices = DeviceRegistry(unregistered: tokens, clock: clock)
         status = nil
     }
 
     /// State loaded from `store` (the newest `deliveryLogCapacity` log entries and the total, the
-    /// unregistered tokens, the live channels and every channel id issued), writing changes back to it.
+    /// unregistered tokens, the live channels and every channel id issued, the simulated devices with
+    /// what hangs on them), writing changes back to it.
     /// `clock` gives seconds since 1970. Starts the log's writer thread; `shutdown` stops it.
     init(
         configuration: EmulatorConfiguration, store: any EmulatorStore, clock: @escaping @Sendable () -> Int
@@ -26,6 +30,7 @@ struct EmulatorState: Sendable {
         channels = ChannelStore(
             limitPerApp: configuration.channelLimitPerApp, restoring: try store.liveChannels(),
             issued: try store.issuedChannelIDs(), store: store, status: status, clock: { clock() * 1000 })
+        devices = try DeviceRegistry(unregistered: tokens, clock: clock, restoringFrom: store, status: status)
         let writer = try DeliveryLogWriter(
             store: store, capacity: capacity, total: total, settings: configuration.deliveryLogWriteBehind)
         log = DeliveryLog(capacity: capacity, restoring: entries, total: total, writer: writer)

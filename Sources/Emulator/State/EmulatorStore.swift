@@ -1,11 +1,12 @@
 // The emulator's durable state, behind protocols with two implementations: `InMemoryEmulatorStore`
 // (nothing outlives the process) and `SQLiteEmulatorStore` (a file in the data directory). One test
-// suite runs against both (Tests/EmulatorTests/EmulatorStoreTests*.swift).
+// suite runs against both (Tests/EmulatorTests/State).
 //
 // The store is the record, not the hot path: the emulator answers from in-memory state
-// (`DeliveryLog`, `TokenRegistry`, `ChannelStore`) loaded from the store at start, writes the rare
-// changes (an unregistered token, a channel) through at once, and writes the delivery log behind, in
-// batches, on its own thread (`DeliveryLogWriter`). Times are milliseconds since 1970 throughout.
+// (`DeliveryLog`, `TokenRegistry`, `ChannelStore`, `DeviceRegistry`) loaded from the store at start,
+// writes the rare changes (an unregistered token, a channel, a simulated device and what waits for
+// it) through at once, and writes the delivery log behind, in batches, on its own thread
+// (`DeliveryLogWriter`). Times are milliseconds since 1970 throughout.
 import Storage
 
 /// Everything the emulator keeps across restarts.

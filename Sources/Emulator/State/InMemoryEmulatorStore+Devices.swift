@@ -24,7 +24,7 @@ extension InMemoryEmulatorStore {
             guard let index = state.devices.firstIndex(where: { $0.id == id }) else { return false }
             state.devices.remove(at: index)
             state.activityTokens.removeAll { $0.deviceID == id }
-            state.notifications = state.notifications.filter { $0.value.deviceID != id }
+            state.notifications.removeAll { $0.deviceID == id }
             state.subscriptions.removeAll { $0.deviceID == id }
             return true
         }
@@ -63,22 +63,50 @@ extension InMemoryEmulatorStore {
             guard state.devices.contains(where: { $0.id == notification.deviceID }) else {
                 throw .unknownDevice(notification.deviceID)
             }
-            state.notifications[Self.key(notification.deviceID, notification.bundleID)] = notification
+            state.notifications.removeAll {
+                $0.deviceID == notification.deviceID && $0.bundleID == notification.bundleID
+                    && $0.channelID == notification.channelID
+            }
+            state.notifications.append(notification)
         }
     }
 
-    public func storedNotification(deviceID: String, bundleID: String) throws(EmulatorStoreError) -> StoredNotification?
-    {
-        state.withLock { $0.notifications[Self.key(deviceID, bundleID)] }
+    public func storedNotifications(ofDevice deviceID: String) throws(EmulatorStoreError) -> [StoredNotification] {
+        state.withLock { state in
+            state.notifications.filter { $0.deviceID == deviceID }.sorted { $0.storedAt < $1.storedAt }
+        }
     }
 
-    public func takeStoredNotification(deviceID: String, bundleID: String) throws(EmulatorStoreError)
-        -> StoredNotification?
-    {
-        state.withLock { $0.notifications.removeValue(forKey: Self.key(deviceID, bundleID)) }
+    public func deleteStoredNotifications(ofDevice deviceID: String) throws(EmulatorStoreError) -> Int {
+        state.withLock { state in
+            let before = state.notifications.count
+            state.notifications.removeAll { $0.deviceID == deviceID }
+            return before - state.notifications.count
+        }
     }
 
-    private static func key(_ deviceID: String, _ bundleID: String) -> State.NotificationKey {
-        State.NotificationKey(deviceID: deviceID, bundleID: bundleID)
+    public func deleteExpiredNotifications(now: Int) throws(EmulatorStoreError) -> Int {
+        state.withLock { state in
+            let before = state.notifications.count
+            state.notifications.removeAll { $0.expiresAt <= now }
+            return before - state.notifications.count
+        }
+    }
+
+    public func subscribe(_ subscription: StoredSubscription) throws(EmulatorStoreError) {
+        try state.withLock { state throws(EmulatorStoreError) in
+            guard state.devices.contains(where: { $0.id == subscription.deviceID }) else {
+                throw .unknownDevice(subscription.deviceID)
+            }
+            let known = state.subscriptions.contains {
+                $0.deviceID == subscription.deviceID && $0.bundleID == subscription.bundleID
+                    && $0.channelID == subscription.channelID
+            }
+            if !known { state.subscriptions.append(subscription) }
+        }
+    }
+
+    public func subscriptions(ofDevice deviceID: String) throws(EmulatorStoreError) -> [StoredSubscription] {
+        state.withLock { $0.subscriptions.filter { $0.deviceID == deviceID } }
     }
 }

@@ -12,17 +12,12 @@ public final class InMemoryEmulatorStore: EmulatorStore {
         var unregistered: [String: Int] = [:]
         var channels: [StoredChannel] = []
         var issued: Set<ChannelID> = []
-        /// (device id, channel), in subscription order.
-        var subscriptions: [(deviceID: String, channel: ChannelID)] = []
-        var broadcasts: [ChannelID: StoredBroadcast] = [:]
         var devices: [StoredDevice] = []
         var activityTokens: [StoredActivityToken] = []
-        var notifications: [NotificationKey: StoredNotification] = [:]
-
-        struct NotificationKey: Hashable {
-            let deviceID: String
-            let bundleID: String
-        }
+        /// In subscription order.
+        var subscriptions: [StoredSubscription] = []
+        /// In the order stored; one per device, app and channel (none for a push).
+        var notifications: [StoredNotification] = []
     }
 
     let state = Mutex(State())
@@ -70,8 +65,6 @@ public final class InMemoryEmulatorStore: EmulatorStore {
                 return false
             }
             state.channels.remove(at: index)
-            state.subscriptions.removeAll { $0.channel == id }
-            state.broadcasts[id] = nil
             return true
         }
     }
@@ -82,52 +75,5 @@ public final class InMemoryEmulatorStore: EmulatorStore {
 
     public func issuedChannelIDs() throws(EmulatorStoreError) -> Set<ChannelID> {
         state.withLock { $0.issued }
-    }
-
-    public func subscribe(deviceID: String, channel: ChannelID, at milliseconds: Int) throws(EmulatorStoreError) {
-        try state.withLock { state throws(EmulatorStoreError) in
-            guard state.devices.contains(where: { $0.id == deviceID }) else { throw .unknownDevice(deviceID) }
-            guard state.channels.contains(where: { $0.id == channel }) else { throw .unknownChannel(channel.value) }
-            if !state.subscriptions.contains(where: { $0.deviceID == deviceID && $0.channel == channel }) {
-                state.subscriptions.append((deviceID, channel))
-            }
-        }
-    }
-
-    public func unsubscribe(deviceID: String, channel: ChannelID) throws(EmulatorStoreError) -> Bool {
-        state.withLock { state in
-            let before = state.subscriptions.count
-            state.subscriptions.removeAll { $0.deviceID == deviceID && $0.channel == channel }
-            return state.subscriptions.count < before
-        }
-    }
-
-    public func subscribers(of channel: ChannelID) throws(EmulatorStoreError) -> [String] {
-        state.withLock { $0.subscriptions.filter { $0.channel == channel }.map(\.deviceID) }
-    }
-
-    public func subscriptions(ofDevice deviceID: String) throws(EmulatorStoreError) -> [ChannelID] {
-        state.withLock { $0.subscriptions.filter { $0.deviceID == deviceID }.map(\.channel) }
-    }
-
-    public func storeBroadcast(_ broadcast: StoredBroadcast) throws(EmulatorStoreError) {
-        try state.withLock { state throws(EmulatorStoreError) in
-            guard state.channels.contains(where: { $0.id == broadcast.channel }) else {
-                throw .unknownChannel(broadcast.channel.value)
-            }
-            state.broadcasts[broadcast.channel] = broadcast
-        }
-    }
-
-    public func storedBroadcast(channel: ChannelID, now: Int) throws(EmulatorStoreError) -> StoredBroadcast? {
-        state.withLock { state in state.broadcasts[channel].flatMap { $0.expiresAt > now ? $0 : nil } }
-    }
-
-    public func deleteExpiredBroadcasts(now: Int) throws(EmulatorStoreError) -> Int {
-        state.withLock { state in
-            let expired = state.broadcasts.filter { $0.value.expiresAt <= now }.keys
-            for channel in expired { state.broadcasts[channel] = nil }
-            return expired.count
-        }
     }
 }

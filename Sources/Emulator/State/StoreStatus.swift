@@ -25,7 +25,7 @@ final class StoreStatus: Sendable {
         }
     }
 
-    /// Counts a failed write-through (an unregistered token, a channel).
+    /// Counts a failed write-through (an unregistered token, a channel, a device record).
     func record(_ error: any Error) {
         failures.withLock { $0 = ($0.count + 1, "\(error)") }
     }

@@ -90,7 +90,8 @@ struct EmulatorCommand {
         lines.append("  tokens: \(options.strictTokens ? "strict (registered devices only)" : "open (any well-formed token)")")
         if let store {
             lines.append(
-                "  state in \(store.path): \(emulator.log.keptCount) deliveries (of \(emulator.log.totalCount)) restored;"
+                "  state in \(store.path): \(emulator.log.keptCount) deliveries (of \(emulator.log.totalCount)) restored,"
+                    + " \(emulator.devices.deviceCount) simulated devices (offline until they listen);"
                     + " --in-memory keeps none")
         }
         lines.append("  delivery log: GET \(scheme)://\(host):\(emulator.port)/control/v1/deliveries; stop with Ctrl-C")

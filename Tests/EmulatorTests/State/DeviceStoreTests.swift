@@ -2,8 +2,8 @@ import APNs
 import Emulator
 import Testing
 
-/// Devices, activity tokens, stored notifications, subscriptions and stored broadcasts against
-/// every `EmulatorStore` (the tables the device registry will use).
+/// Devices, activity tokens, what waits for an offline device (pushes and broadcasts) and
+/// subscriptions against every `EmulatorStore`: the records the device registry writes.
 @Suite(.timeLimit(.minutes(1)))
 struct DeviceStoreTests {
     static let phone = StoredDevice(
@@ -13,16 +13,22 @@ struct DeviceStoreTests {
         id: "pad", token: String(repeating: "0b", count: 32), bundleID: "com.example.app", environment: .production,
         createdAt: 2)
 
-    func notification(_ device: String, _ bundleID: String, _ apnsID: String) -> StoredNotification {
+    /// A stored push (`channel` nil) or broadcast for `device`, every optional field set on odd `n`.
+    func notification(_ device: String, _ bundleID: String, channel: String? = nil, _ n: Int) -> StoredNotification {
         StoredNotification(
-            deviceID: device, bundleID: bundleID, apnsID: apnsID, pushType: "alert", priority: 10, collapseID: "c",
-            payload: Array(#"{"aps":{}}"#.utf8), storedAt: 5, expiresAt: 99)
+            deviceID: device, bundleID: bundleID, channelID: channel, apnsID: "id-\(n)",
+            token: String(repeating: "0a", count: 32),
+            topic: channel == nil ? bundleID : bundleID + ".push-type.liveactivity",
+            pushType: channel == nil ? "alert" : "liveactivity", priority: 10, collapseID: n % 2 == 1 ? "c" : nil,
+            expiration: n % 2 == 1 ? 1_800_000_000 + n : nil, payload: Array(#"{"aps":{"n":\#(n)}}"#.utf8),
+            storedAt: 1000 + n, expiresAt: 2000 + n)
     }
 
-    func channel(_ store: any EmulatorStore, policy: MessageStoragePolicy = .mostRecentMessage) throws -> ChannelID {
+    func channel(_ store: any EmulatorStore) throws -> ChannelID {
         var generator = SystemRandomNumberGenerator()
         let id = ChannelID.random(using: &generator)
-        try store.insertChannel(StoredChannel(bundleID: "com.example.app", id: id, policy: policy, createdAt: 0))
+        try store.insertChannel(
+            StoredChannel(bundleID: "com.example.app", id: id, policy: .mostRecentMessage, createdAt: 0))
         return id
     }
 
@@ -70,104 +76,97 @@ struct DeviceStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases)
-    func oneStoredNotificationPerDeviceAndAppTheNewestWins(_ kind: StoreKind) throws {
+    func oneWaitingNotificationPerDeviceAppAndChannelTheNewestWins(_ kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         #expect(throws: EmulatorStoreError.unknownDevice("phone")) {
-            try fixture.store.storeNotification(notification("phone", "com.example.app", "1"))
-        }
-        try fixture.store.insertDevice(Self.phone)
-        try fixture.store.storeNotification(notification("phone", "com.example.app", "1"))
-        try fixture.store.storeNotification(notification("phone", "com.example.app", "2"))
-        try fixture.store.storeNotification(notification("phone", "com.example.other", "3"))
-
-        let store = try fixture.reopened()
-        #expect(
-            try store.storedNotification(deviceID: "phone", bundleID: "com.example.app")
-                == notification("phone", "com.example.app", "2"))
-        #expect(try store.takeStoredNotification(deviceID: "phone", bundleID: "com.example.app")?.apnsID == "2")
-        #expect(try store.takeStoredNotification(deviceID: "phone", bundleID: "com.example.app") == nil, "taken")
-        #expect(try store.storedNotification(deviceID: "phone", bundleID: "com.example.other")?.apnsID == "3")
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func subscriptionsNeedADeviceAndALiveChannel(_ kind: StoreKind) throws {
-        let fixture = try StoreFixture(kind)
-        defer { fixture.remove() }
-        let first = try channel(fixture.store)
-        let second = try channel(fixture.store)
-        #expect(throws: EmulatorStoreError.unknownDevice("phone")) {
-            try fixture.store.subscribe(deviceID: "phone", channel: first, at: 1)
+            try fixture.store.storeNotification(notification("phone", "com.example.app", 1))
         }
         try fixture.store.insertDevice(Self.phone)
         try fixture.store.insertDevice(Self.pad)
-        var generator = SystemRandomNumberGenerator()
-        let unknown = ChannelID.random(using: &generator)
-        #expect(throws: EmulatorStoreError.unknownChannel(unknown.value)) {
-            try fixture.store.subscribe(deviceID: "phone", channel: unknown, at: 1)
+        let kept = [
+            notification("phone", "com.example.app", 2),  // replaces 1
+            notification("phone", "com.example.other", 3),
+            notification("phone", "com.example.app", channel: "Y2g=", 5),  // replaces 4
+            notification("phone", "com.example.app", channel: "not-live", 6),
+        ]
+        for n in [
+            notification("phone", "com.example.app", 1), kept[0], kept[1],
+            notification("phone", "com.example.app", channel: "Y2g=", 4), kept[2], kept[3],
+            notification("pad", "com.example.app", 7),
+        ] {
+            try fixture.store.storeNotification(n)
         }
-        try fixture.store.subscribe(deviceID: "pad", channel: first, at: 1)
-        try fixture.store.subscribe(deviceID: "phone", channel: first, at: 2)
-        try fixture.store.subscribe(deviceID: "phone", channel: second, at: 3)
-        try fixture.store.subscribe(deviceID: "pad", channel: first, at: 4)  // again: no change
 
         let store = try fixture.reopened()
-        #expect(try store.subscribers(of: first) == ["pad", "phone"])
-        #expect(try store.subscriptions(ofDevice: "phone") == [first, second])
-        #expect(try store.unsubscribe(deviceID: "pad", channel: first))
-        #expect(try !store.unsubscribe(deviceID: "pad", channel: first))
-        #expect(try store.subscribers(of: first) == ["phone"])
+        #expect(try store.storedNotifications(ofDevice: "phone") == kept, "oldest first, every field kept")
+        #expect(try store.deleteStoredNotifications(ofDevice: "phone") == 4)
+        #expect(try store.storedNotifications(ofDevice: "phone").isEmpty, "handed over")
+        #expect(try store.storedNotifications(ofDevice: "pad") == [notification("pad", "com.example.app", 7)])
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aStoredBroadcastIsReplacedAndExpires(_ kind: StoreKind) throws {
+    func expiredWaitingNotificationsAreDeleted(_ kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
-        let id = try channel(fixture.store)
-        let old = StoredBroadcast(channel: id, requestID: "r1", priority: 10, payload: [1], storedAt: 1000)
-        #expect(old.expiresAt == 1000 + 8 * 3600 * 1000, "8 hours by default")
-        let new = StoredBroadcast(
-            channel: id, requestID: "r2", priority: 5, payload: [2], storedAt: 2000, expiresAt: 5000)
-        try fixture.store.storeBroadcast(old)
-        try fixture.store.storeBroadcast(new)
-        var generator = SystemRandomNumberGenerator()
-        let unknown = ChannelID.random(using: &generator)
-        #expect(throws: EmulatorStoreError.unknownChannel(unknown.value)) {
-            try fixture.store.storeBroadcast(
-                StoredBroadcast(channel: unknown, requestID: "r", priority: 10, payload: [], storedAt: 0))
-        }
-
-        let store = try fixture.reopened()
-        #expect(try store.storedBroadcast(channel: id, now: 4999) == new)
-        #expect(try store.storedBroadcast(channel: id, now: 5000) == nil, "expired")
-        #expect(try store.deleteExpiredBroadcasts(now: 4999) == 0)
-        #expect(try store.deleteExpiredBroadcasts(now: 5000) == 1)
-        #expect(try store.storedBroadcast(channel: id, now: 0) == nil, "deleted")
+        try fixture.store.insertDevice(Self.phone)
+        try fixture.store.storeNotification(notification("phone", "com.example.app", 1))  // until 2001
+        try fixture.store.storeNotification(notification("phone", "com.example.app", channel: "Y2g=", 2))  // 2002
+        #expect(try fixture.store.deleteExpiredNotifications(now: 2000) == 0)
+        #expect(
+            try fixture.store.deleteExpiredNotifications(now: 2001) == 1, "expiresAt is the first moment it is gone")
+        #expect(try fixture.reopened().storedNotifications(ofDevice: "phone").map(\.apnsID) == ["id-2"])
     }
 
     @Test(arguments: StoreKind.allCases)
-    func deletingADeviceOrAChannelTakesWhatHangsOnIt(_ kind: StoreKind) throws {
+    func subscriptionsNeedADeviceAndKeepAnyChannelID(_ kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
+        defer { fixture.remove() }
+        func subscription(_ device: String, _ channel: String, _ at: Int) -> StoredSubscription {
+            StoredSubscription(deviceID: device, bundleID: "com.example.app", channelID: channel, subscribedAt: at)
+        }
+        #expect(throws: EmulatorStoreError.unknownDevice("phone")) {
+            try fixture.store.subscribe(subscription("phone", "Y2g=", 1))
+        }
+        try fixture.store.insertDevice(Self.phone)
+        try fixture.store.insertDevice(Self.pad)
+        let live = try channel(fixture.store)
+        try fixture.store.subscribe(subscription("pad", live.value, 1))
+        try fixture.store.subscribe(subscription("phone", live.value, 2))
+        try fixture.store.subscribe(subscription("phone", "no such channel", 3))
+        try fixture.store.subscribe(subscription("phone", live.value, 4))  // again: no change
+        #expect(try fixture.store.deleteChannel(bundleID: "com.example.app", id: live))
+
+        let store = try fixture.reopened()
+        #expect(
+            try store.subscriptions(ofDevice: "phone") == [
+                subscription("phone", live.value, 2), subscription("phone", "no such channel", 3),
+            ],
+            "in order, a deleted or unknown channel's too")
+        #expect(try store.subscriptions(ofDevice: "pad") == [subscription("pad", live.value, 1)])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func deletingADeviceTakesWhatHangsOnIt(_ kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         defer { fixture.remove() }
         let store = fixture.store
-        let id = try channel(store)
         try store.insertDevice(Self.phone)
         try store.insertDevice(Self.pad)
         try store.insertActivityToken(
             StoredActivityToken(token: "a1", deviceID: "phone", kind: .liveActivity, createdAt: 0))
-        try store.storeNotification(notification("phone", "com.example.app", "1"))
-        try store.subscribe(deviceID: "phone", channel: id, at: 0)
-        try store.subscribe(deviceID: "pad", channel: id, at: 0)
-        try store.storeBroadcast(StoredBroadcast(channel: id, requestID: "r", priority: 10, payload: [], storedAt: 0))
+        try store.storeNotification(notification("phone", "com.example.app", 1))
+        try store.storeNotification(notification("phone", "com.example.app", channel: "Y2g=", 2))
+        for device in ["phone", "pad"] {
+            try store.subscribe(
+                StoredSubscription(deviceID: device, bundleID: "com.example.app", channelID: "Y2g=", subscribedAt: 0))
+        }
 
         #expect(try store.deleteDevice(id: "phone"))
         #expect(try store.activityToken("a1") == nil)
-        #expect(try store.storedNotification(deviceID: "phone", bundleID: "com.example.app") == nil)
-        #expect(try store.subscribers(of: id) == ["pad"])
-
-        #expect(try store.deleteChannel(bundleID: "com.example.app", id: id))
-        #expect(try store.subscriptions(ofDevice: "pad").isEmpty)
-        #expect(try store.storedBroadcast(channel: id, now: 0) == nil)
+        #expect(try store.storedNotifications(ofDevice: "phone").isEmpty)
+        #expect(try store.subscriptions(ofDevice: "phone").isEmpty)
+        #expect(try store.subscriptions(ofDevice: "pad").count == 1, "another device's stay")
         try store.insertDevice(Self.phone)
         #expect(try store.activityTokens(ofDevice: "phone").isEmpty, "a device made again starts empty")
     }

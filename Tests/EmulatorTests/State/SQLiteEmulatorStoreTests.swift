@@ -1,8 +1,9 @@
 import APNs
-import Emulator
 import Foundation
 import Storage
 import Testing
+
+@testable import Emulator
 
 /// What only the SQLite store can meet: files that are not its own, and rows changed behind its back.
 @Suite(.timeLimit(.minutes(1)))
@@ -20,14 +21,14 @@ struct SQLiteEmulatorStoreTests {
         defer { fixture.remove() }
         try SQLiteDatabase(path: fixture.path).execute("PRAGMA user_version = 99")
         let error = try #require(throws: SQLiteError.self) { try SQLiteEmulatorStore(path: fixture.path) }
-        #expect(error.description.contains("version 99, newer than the 1 this Herald knows"), "\(error)")
+        #expect(error.description.contains("version 99, newer than the 2 this Herald knows"), "\(error)")
     }
 
     @Test func reopeningKeepsTheSchemaAndItsVersion() throws {
         let fixture = try StoreFixture(.sqlite)
         defer { fixture.remove() }
         _ = try fixture.reopened()
-        #expect(try SQLiteDatabase(path: fixture.path).userVersion == 1)
+        #expect(try SQLiteDatabase(path: fixture.path).userVersion == 2)
     }
 
     @Test(arguments: [
@@ -57,5 +58,38 @@ struct SQLiteEmulatorStoreTests {
             return
         }
         #expect(underlying.message.contains("no such table: unregistered_tokens"), "\(underlying)")
+    }
+
+    @Test func version2KeepsWhatVersion1StoredForDevices() throws {
+        let fixture = try StoreFixture(.memory)  // a directory only; the file is made by hand at version 1
+        defer { fixture.remove() }
+        let token = String(repeating: "0a", count: 32)
+        let old = try SQLiteDatabase(path: fixture.path)
+        try old.migrate(Array(SQLiteEmulatorStore.migrations.prefix(1)))
+        try old.execute(
+            """
+            INSERT INTO devices (id, token, bundle_id, environment, created_at)
+                VALUES ('phone', '\(token)', 'com.example.app', 'sandbox', 1);
+            INSERT INTO channel_ids (id) VALUES ('Y2g=');
+            INSERT INTO channels (id, bundle_id, storage_policy, created_at) VALUES ('Y2g=', 'com.example.app', 1, 2);
+            INSERT INTO subscriptions (device_id, channel_id, subscribed_at) VALUES ('phone', 'Y2g=', 3);
+            INSERT INTO stored_notifications (device_id, bundle_id, apns_id, push_type, priority, collapse_id, payload,
+                stored_at, expires_at) VALUES ('phone', 'com.example.app', 'id-1', 'alert', 10, 'c', X'7B7D', 4, 5000);
+            """)
+
+        let store = try SQLiteEmulatorStore(path: fixture.path)
+        #expect(try SQLiteDatabase(path: fixture.path).userVersion == 2)
+        #expect(
+            try store.storedNotifications(ofDevice: "phone") == [
+                StoredNotification(
+                    deviceID: "phone", bundleID: "com.example.app", apnsID: "id-1", token: token,
+                    topic: "com.example.app", pushType: "alert", priority: 10, collapseID: "c", expiration: 5,
+                    payload: Array("{}".utf8), storedAt: 4, expiresAt: 5000)
+            ], "the device's token and app stand in for the token and topic version 1 did not keep")
+        #expect(
+            try store.subscriptions(ofDevice: "phone") == [
+                StoredSubscription(deviceID: "phone", bundleID: "com.example.app", channelID: "Y2g=", subscribedAt: 3)
+            ])
+        #expect(try store.liveChannels().map(\.id.value) == ["Y2g="])
     }
 }

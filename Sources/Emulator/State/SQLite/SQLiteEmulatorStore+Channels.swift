@@ -21,7 +21,7 @@ extension SQLiteEmulatorStore {
     }
 
     public func deleteChannel(bundleID: String, id: ChannelID) throws(EmulatorStoreError) -> Bool {
-        // Subscriptions and the stored broadcast go with it (ON DELETE CASCADE); channel_ids keeps the id.
+        // channel_ids keeps the id; devices' subscriptions and stored broadcasts stay (device records).
         try withDatabase { database in
             try database.run("DELETE FROM channels WHERE id = ? AND bundle_id = ?", [.text(id.value), .text(bundleID)])
                 > 0
@@ -54,93 +54,6 @@ extension SQLiteEmulatorStore {
         return issued
     }
 
-    // MARK: - Subscriptions
-
-    public func subscribe(deviceID: String, channel: ChannelID, at milliseconds: Int) throws(EmulatorStoreError) {
-        try withDatabase { database in
-            try database.transaction {
-                try Self.requireDevice(deviceID, database)
-                try Self.requireChannel(channel, database)
-                try database.run(
-                    "INSERT OR IGNORE INTO subscriptions (device_id, channel_id, subscribed_at) VALUES (?, ?, ?)",
-                    [.text(deviceID), .text(channel.value), .integer(milliseconds)])
-            }
-        }
-    }
-
-    public func unsubscribe(deviceID: String, channel: ChannelID) throws(EmulatorStoreError) -> Bool {
-        try withDatabase { database in
-            try database.run(
-                "DELETE FROM subscriptions WHERE device_id = ? AND channel_id = ?",
-                [.text(deviceID), .text(channel.value)]
-            ) > 0
-        }
-    }
-
-    public func subscribers(of channel: ChannelID) throws(EmulatorStoreError) -> [String] {
-        try withDatabase { database in
-            try database.query(
-                "SELECT device_id FROM subscriptions WHERE channel_id = ? ORDER BY seq", [.text(channel.value)]
-            ) {
-                $0.string(0) ?? ""
-            }
-        }
-    }
-
-    public func subscriptions(ofDevice deviceID: String) throws(EmulatorStoreError) -> [ChannelID] {
-        let ids = try withDatabase { database in
-            try database.query(
-                "SELECT channel_id FROM subscriptions WHERE device_id = ? ORDER BY seq", [.text(deviceID)]
-            ) {
-                $0.string(0) ?? ""
-            }
-        }
-        var channels: [ChannelID] = []
-        for id in ids { channels.append(try Self.channelID(id, "subscriptions")) }
-        return channels
-    }
-
-    // MARK: - Stored broadcasts
-
-    public func storeBroadcast(_ broadcast: StoredBroadcast) throws(EmulatorStoreError) {
-        try withDatabase { database in
-            try database.transaction {
-                try Self.requireChannel(broadcast.channel, database)
-                try database.run(
-                    """
-                    INSERT OR REPLACE INTO stored_broadcasts (channel_id, request_id, priority, payload, stored_at, expires_at)
-                        VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .text(broadcast.channel.value), .text(broadcast.requestID), .integer(broadcast.priority),
-                        .blob(broadcast.payload), .integer(broadcast.storedAt), .integer(broadcast.expiresAt),
-                    ])
-            }
-        }
-    }
-
-    public func storedBroadcast(channel: ChannelID, now: Int) throws(EmulatorStoreError) -> StoredBroadcast? {
-        try withDatabase { database in
-            try database.query(
-                """
-                SELECT request_id, priority, payload, stored_at, expires_at FROM stored_broadcasts
-                    WHERE channel_id = ? AND expires_at > ?
-                """, [.text(channel.value), .integer(now)]
-            ) { row in
-                StoredBroadcast(
-                    channel: channel, requestID: row.string(0) ?? "", priority: row.int(1) ?? 0,
-                    payload: row.bytes(2) ?? [],
-                    storedAt: row.int(3) ?? 0, expiresAt: row.int(4) ?? 0)
-            }.first
-        }
-    }
-
-    public func deleteExpiredBroadcasts(now: Int) throws(EmulatorStoreError) -> Int {
-        try withDatabase { database in
-            try database.run("DELETE FROM stored_broadcasts WHERE expires_at <= ?", [.integer(now)])
-        }
-    }
-
     // MARK: - Helpers
 
     static func channelID(_ text: String, _ table: String) throws(EmulatorStoreError) -> ChannelID {
@@ -154,10 +67,4 @@ extension SQLiteEmulatorStore {
         }
     }
 
-    static func requireChannel(_ channel: ChannelID, _ database: SQLiteDatabase) throws {
-        guard
-            try !database.query("SELECT 1 FROM channels WHERE id = ?", [.text(channel.value)], row: { $0.int(0) })
-                .isEmpty
-        else { throw EmulatorStoreError.unknownChannel(channel.value) }
-    }
 }

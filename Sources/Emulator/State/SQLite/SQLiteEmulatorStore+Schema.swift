@@ -62,6 +62,45 @@ extension SQLiteEmulatorStore {
                     request_id TEXT NOT NULL, priority INTEGER NOT NULL, payload BLOB NOT NULL,
                     stored_at INTEGER NOT NULL, expires_at INTEGER NOT NULL
                 ) WITHOUT ROWID;
-                """)
+                """),
+        SQLiteMigration(
+            "2: stored notifications and subscriptions shaped as the device registry keeps them",
+            sql: """
+                -- A stored push or broadcast keeps everything its notification line carries; broadcasts
+                -- are stored per device (as the registry keeps them), so the per-channel table goes (nothing
+                -- wrote it: the registry was not connected to the store before this version).
+                CREATE TABLE stored_notifications_2 (
+                    device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+                    bundle_id TEXT NOT NULL,
+                    channel_id TEXT NOT NULL,  -- '' for a device push (the latest per app)
+                    apns_id TEXT NOT NULL, token TEXT NOT NULL, topic TEXT NOT NULL, push_type TEXT NOT NULL,
+                    priority INTEGER NOT NULL, collapse_id TEXT,
+                    expiration INTEGER,  -- apns-expiration in seconds; NULL: the request had none
+                    payload BLOB NOT NULL, stored_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+                    PRIMARY KEY (device_id, bundle_id, channel_id)
+                ) WITHOUT ROWID;
+                INSERT INTO stored_notifications_2
+                    SELECT n.device_id, n.bundle_id, '', n.apns_id, d.token, n.bundle_id, n.push_type, n.priority,
+                        n.collapse_id, n.expires_at / 1000, n.payload, n.stored_at, n.expires_at
+                    FROM stored_notifications n JOIN devices d ON d.id = n.device_id;
+                DROP TABLE stored_notifications;
+                ALTER TABLE stored_notifications_2 RENAME TO stored_notifications;
+                CREATE INDEX stored_notifications_by_expiry ON stored_notifications (expires_at);
+                DROP TABLE stored_broadcasts;
+                -- Subscriptions name the app and keep any channel id a device gave, live or not.
+                CREATE TABLE subscriptions_2 (
+                    seq INTEGER PRIMARY KEY,  -- subscription order
+                    device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+                    bundle_id TEXT NOT NULL,
+                    channel_id TEXT NOT NULL,
+                    subscribed_at INTEGER NOT NULL,
+                    UNIQUE (device_id, bundle_id, channel_id)
+                );
+                INSERT INTO subscriptions_2 (device_id, bundle_id, channel_id, subscribed_at)
+                    SELECT s.device_id, d.bundle_id, s.channel_id, s.subscribed_at
+                    FROM subscriptions s JOIN devices d ON d.id = s.device_id ORDER BY s.seq;
+                DROP TABLE subscriptions;
+                ALTER TABLE subscriptions_2 RENAME TO subscriptions;
+                """),
     ]
 }
