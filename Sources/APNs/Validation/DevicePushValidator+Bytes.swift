@@ -18,7 +18,18 @@ extension DevicePushValidator {
         _ fields: some RawHeaderFields, method: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>,
         policy: DevicePushPolicy
     ) -> DevicePushHeaderScan {
-        guard path.allSatisfy({ $0 < 0x80 }) else { return .unsupported }
+        // One pass over the path: ASCII, and past the prefix whether it holds a '/' and only hex digits.
+        let tokenOffset = ScannedPushHeaders.tokenOffset
+        var tokenHasSlash = false
+        var tokenIsHex = true
+        for position in 0..<path.count {
+            let byte = path[position]
+            guard byte < 0x80 else { return .unsupported }
+            if position >= tokenOffset {
+                if byte == UInt8(ascii: "/") { tokenHasSlash = true }
+                if !isHexDigit(byte) { tokenIsHex = false }
+            }
+        }
         var known = KnownFields()
         var repeated = false
         var apnsIDRepeated = false
@@ -55,7 +66,6 @@ extension DevicePushValidator {
             let id = requestID.map { String(decoding: fields.value(at: $0), as: UTF8.self).lowercased() }
             return .rejected(rejection(reason, apnsID: id ?? APNsID.random().value))
         }
-        func value(_ kind: KnownField) -> UnsafeBufferPointer<UInt8>? { known[kind].map(fields.value(at:)) }
 
         if repeated { return reject(.duplicateHeaders) }
         if apnsIDMalformed { return reject(.badMessageId) }
@@ -64,23 +74,22 @@ extension DevicePushValidator {
         if equal(path, "/3/device") || equal(path, "/3/device/") {
             return reject(.missingDeviceToken)
         }
-        let tokenOffset = ScannedPushHeaders.tokenOffset
         guard path.count >= tokenOffset, equal(UnsafeBufferPointer(rebasing: path[..<tokenOffset]), "/3/device/") else {
             return reject(.badPath)
         }
-        let token = UnsafeBufferPointer(rebasing: path[tokenOffset...])
-        guard !token.contains(UInt8(ascii: "/")) else { return reject(.badPath) }
+        guard !tokenHasSlash else { return reject(.badPath) }
+        let tokenCount = path.count - tokenOffset
 
         let topicField = known[.topic].flatMap { fields.value(at: $0).isEmpty ? nil : $0 }
         if topicField == nil, policy.defaultTopic == nil, policy.topicRequired { return reject(.missingTopic) }
 
-        if let collapseID = value(.collapseID) {
+        if let collapseID = known[.collapseID].map({ fields.value(at: $0) }) {
             if !collapseID.allSatisfy({ $0 < 0x80 }), !JSONScanner.isValidUTF8(collapseID) { return .unsupported }
             guard (1...CollapseID.maximumBytes).contains(collapseID.count) else { return reject(.badCollapseId) }
         }
 
         var priority = Priority.immediate
-        if let text = value(.priority) {
+        if let text = known[.priority].map({ fields.value(at: $0) }) {
             if equal(text, "10") {
                 priority = .immediate
             } else if equal(text, "5") {
@@ -93,7 +102,7 @@ extension DevicePushValidator {
         }
 
         var pushType = PushType.alert
-        if let text = value(.pushType) {
+        if let text = known[.pushType].map({ fields.value(at: $0) }) {
             guard let parsed = pushTypeNames.first(where: { equal(text, $0.name) })?.type else {
                 return reject(.invalidPushType)
             }
@@ -101,12 +110,12 @@ extension DevicePushValidator {
         }
 
         var expiration: Expiration?
-        if let text = value(.expiration) {
+        if let text = known[.expiration].map({ fields.value(at: $0) }) {
             guard let seconds = decimal(text) else { return reject(.badExpirationDate) }
             expiration = seconds == 0 ? .immediately : .at(unixSeconds: seconds)
         }
 
-        guard token.count % 2 == 0, token.allSatisfy({ Hex.value(of: $0) != nil }) else {
+        guard tokenCount % 2 == 0, tokenIsHex else {
             return reject(.badDeviceToken)
         }
 
@@ -206,6 +215,11 @@ extension DevicePushValidator {
         return true
     }
 
+    /// `0-9`, `a-f` or `A-F`, as `Hex.value(of:)` accepts them.
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10 || (byte | 0x20) &- UInt8(ascii: "a") < 6
+    }
+
     static func equalIgnoringASCIICase(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool
     {
         guard left.count == right.count else { return false }
@@ -250,7 +264,9 @@ enum KnownField: Int, CaseIterable {
         default: return nil
         }
         let expected = UnsafeBufferPointer(start: candidate.name.utf8Start, count: candidate.name.utf8CodeUnitCount)
-        return DevicePushValidator.equalIgnoringASCIICase(name, expected) ? candidate : nil
+        // HTTP/2 names are lowercase: the exact comparison settles almost every call.
+        return DevicePushValidator.equal(name, expected) || DevicePushValidator.equalIgnoringASCIICase(name, expected)
+            ? candidate : nil
     }
 }
 
