@@ -58,21 +58,28 @@ struct DeliveryRecord: Sendable {
         let uniqueIDBytes = uniqueID ?? none
         let count = token.count + topicBytes.count + pushType.utf8.count + apnsID.count + uniqueIDBytes.count
         var ends: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
-        let text = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var offset = 0
-            func copy(_ part: some Sequence<UInt8>, lowercasing: Bool = false) -> UInt32 {
-                for byte in part {
-                    // Hex digits, lowercased as `DeviceToken` does.
-                    buffer[offset] =
-                        lowercasing && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F") ? byte + 32 : byte
+        var pushTypeText = pushType
+        let text = pushTypeText.withUTF8 { pushTypeBytes in
+            [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                var offset = 0
+                func copy(_ part: UnsafeBufferPointer<UInt8>) -> UInt32 {
+                    if let base = buffer.baseAddress, let source = part.baseAddress {
+                        (base + offset).initialize(from: source, count: part.count)
+                    }
+                    offset += part.count
+                    return UInt32(truncatingIfNeeded: offset)
+                }
+                // The token's hex digits, lowercased as `DeviceToken` does.
+                for byte in token {
+                    buffer[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F") ? byte + 32 : byte
                     offset += 1
                 }
-                return UInt32(truncatingIfNeeded: offset)
+                ends = (
+                    UInt32(truncatingIfNeeded: offset), copy(topicBytes), copy(pushTypeBytes), copy(apnsID),
+                    copy(uniqueIDBytes)
+                )
+                initialized = offset
             }
-            ends = (
-                copy(token, lowercasing: true), copy(topicBytes), copy(pushType.utf8), copy(apnsID), copy(uniqueIDBytes)
-            )
-            initialized = offset
         }
         let end = UInt32(truncatingIfNeeded: count)
         let present: UInt8 = 0b0000_1101 | (topic == nil ? 0 : 0b10) | (uniqueID == nil ? 0 : 0b1_0000)

@@ -72,7 +72,8 @@ extension EmulatorHandler {
         return headers.withUnsafeStorage { storage in
             let fields = ReceivedHeaderFields(headers: headers, storage: storage)
             guard let method = fields.pseudo(":method"), let path = fields.pseudo(":path"),
-                path.starts(with: "/3/device/".utf8)
+                path.count > 10, path[9] == UInt8(ascii: "/"), path[1] == UInt8(ascii: "3"),
+                path[3] == UInt8(ascii: "d")  // "/3/device/": scanHeaders checks every byte
             else { return false }
             let policy = state.quick.policy ?? tokenAuthPolicy()
             state.quick.policy = policy
@@ -213,13 +214,17 @@ extension EmulatorHandler {
 
     static let apnsIDName = Array("apns-id".utf8)
     static let uniqueIDName = Array("apns-unique-id".utf8)
-    private static let hexDigits = Array("0123456789abcdef".utf8)
+    /// The two lowercase hex digits of each byte value, back to back (512 bytes).
+    private static let hexPairs: [UInt8] = {
+        let digits = Array("0123456789abcdef".utf8)
+        return (0..<256).flatMap { [digits[$0 >> 4], digits[$0 & 0xF]] }
+    }()
 
     /// A random (version 4) UUID in lowercase 8-4-4-4-12 form, written over `buffer` (36 bytes).
     static func writeUUID(_ buffer: inout [UInt8], using random: inout SplitMix64) {
         let high = random.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000
         let low = random.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
-        hexDigits.withUnsafeBufferPointer { digits in
+        hexPairs.withUnsafeBufferPointer { pairs in
             buffer.withUnsafeMutableBufferPointer { out in
                 out[8] = UInt8(ascii: "-")
                 out[13] = UInt8(ascii: "-")
@@ -232,8 +237,8 @@ extension EmulatorHandler {
                     let position =
                         2 * index + (index >= 4 ? 1 : 0) + (index >= 6 ? 1 : 0) + (index >= 8 ? 1 : 0)
                         + (index >= 10 ? 1 : 0)
-                    out[position] = digits[byte >> 4]
-                    out[position + 1] = digits[byte & 0xF]
+                    out[position] = pairs[2 * byte]
+                    out[position + 1] = pairs[2 * byte + 1]
                 }
             }
         }
