@@ -33,6 +33,8 @@ public final class APNsClient: Sendable {
     private let transport: any APNsTransport
     private let onPrunableToken: (@Sendable (PrunableToken) -> Void)?
     private let recorder = MetricsRecorder()
+    /// `endpoint.authority`, made once (the property builds a string).
+    private let authority: String
 
     /// A client over any transport (tests pass a fake; `APNsClient.http2(...)` builds the real one).
     public init(
@@ -41,6 +43,7 @@ public final class APNsClient: Sendable {
         onPrunableToken: (@Sendable (PrunableToken) -> Void)? = nil
     ) {
         self.endpoint = endpoint
+        self.authority = endpoint.authority
         self.credentials = credentials
         self.transport = transport
         self.retryPolicy = retryPolicy
@@ -87,7 +90,7 @@ public final class APNsClient: Sendable {
                     return .failure(.providerToken(error))
                 }
             }
-            let request = APNsRequest(notification: notification, authority: endpoint.authority, authorization: token?.authorization)
+            let request = APNsRequest(notification: notification, authority: authority, authorization: token?.authorization)
             recorder.wroteRequest()
             let result = await transport.perform(request, timeout: requestTimeout).flatMap { raw in
                 ResponseDecoder.decode(

@@ -71,24 +71,20 @@ public final class HTTP2ClientConnection {
         case closed(HTTP2ConnectionError)
     }
 
-    struct Pending {
-        let completion: (Result<HTTP2Response, HTTP2RequestFailure>) -> Void
-        var streamID: Int32
-        /// When the request times out (monotonic ns); 0 never.
-        var deadline: UInt64
-        var timedOut = false
-    }
-
     public let loop: EventLoop
     public let configuration: Configuration
     /// Called on the loop for every `Event`.
     public var onEvent: ((HTTP2ClientConnection, Event) -> Void)?
+    /// Called on the loop with the outcome of each request submitted with a `context` (see
+    /// `submit(headers:extraHeaders:body:deadline:context:)`), exactly once per request.
+    public var onCompletion: ((HTTP2ClientConnection, UInt64, Result<HTTP2Response, HTTP2RequestFailure>) -> Void)?
 
     var phase: Phase = .resolving
     var io: ConnectionIO?
     var session: HTTP2ClientSession?
-    var pending: [UInt64: Pending] = [:]
-    var nextToken: UInt64 = 1
+    // SAFETY (`@exclusivity(unchecked)`): touched for every request and response on the loop
+    // thread only, and no access to it is held across a call out (completions run after removal).
+    @exclusivity(unchecked) var pending = PendingRequests()
     var registered = false
     var writeInterest = false
     var connectTimer: TimerID?
