@@ -31,6 +31,9 @@ public final class APNsClient: Sendable {
     public let retryPolicy: RetryPolicy
     public let requestTimeout: Duration
     private let transport: any APNsTransport
+    /// The transport when it is the HTTP/2 pool: called directly, so `send` and `perform` compile
+    /// into one async function with one suspension (no executor hops between them).
+    private let http2: HTTP2Transport?
     private let onPrunableToken: (@Sendable (PrunableToken) -> Void)?
     private let recorder = MetricsRecorder()
     /// `endpoint.authority`, made once (the property builds a string).
@@ -46,6 +49,7 @@ public final class APNsClient: Sendable {
         self.authority = endpoint.authority
         self.credentials = credentials
         self.transport = transport
+        self.http2 = transport as? HTTP2Transport
         self.retryPolicy = retryPolicy
         self.requestTimeout = requestTimeout
         self.onPrunableToken = onPrunableToken
@@ -72,6 +76,7 @@ public final class APNsClient: Sendable {
         }
     }
 
+    @inline(__always)
     private nonisolated(nonsending) func attempt(_ original: Notification) async -> Result<APNsResponse, APNsClientError> {
         if original.payload.count > original.payloadLimit {
             return .failure(.invalidNotification(
@@ -92,7 +97,13 @@ public final class APNsClient: Sendable {
             }
             let request = APNsRequest(notification: notification, authority: authority, authorization: token?.authorization)
             recorder.wroteRequest()
-            let result = await transport.perform(request, timeout: requestTimeout).flatMap { raw in
+            let raw: Result<RawResponse, APNsClientError>
+            if let http2 {
+                raw = await http2.perform(request, timeout: requestTimeout)
+            } else {
+                raw = await transport.perform(request, timeout: requestTimeout)
+            }
+            let result = raw.flatMap { raw in
                 ResponseDecoder.decode(
                     status: raw.status, apnsID: raw.apnsID ?? request.apnsID, uniqueID: raw.uniqueID, body: raw.body)
             }

@@ -60,6 +60,7 @@ public final class HTTP2Transport: APNsTransport {
         pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count].loop
     }
 
+    @inline(__always)
     public nonisolated(nonsending) func perform(
         _ request: APNsRequest, timeout: Duration
     ) async -> Result<RawResponse, APNsClientError> {

@@ -79,11 +79,12 @@ public final class HTTP2ClientConnection {
     /// `submit(headers:extraHeaders:body:deadline:context:)`), exactly once per request.
     public var onCompletion: ((HTTP2ClientConnection, UInt64, Result<HTTP2Response, HTTP2RequestFailure>) -> Void)?
 
-    var phase: Phase = .resolving
+    // SAFETY (`@exclusivity(unchecked)` on `phase`, `session`, `flushScheduled` and `pending`):
+    // loop thread only, read for every request and response; each access is a momentary read or
+    // write, none held across a call that could re-enter the connection.
+    @exclusivity(unchecked) var phase: Phase = .resolving
     var io: ConnectionIO?
-    var session: HTTP2ClientSession?
-    // SAFETY (`@exclusivity(unchecked)`): touched for every request and response on the loop
-    // thread only, and no access to it is held across a call out (completions run after removal).
+    @exclusivity(unchecked) var session: HTTP2ClientSession?
     @exclusivity(unchecked) var pending = PendingRequests()
     var registered = false
     var writeInterest = false
@@ -91,7 +92,7 @@ public final class HTTP2ClientConnection {
     var pingTimer: TimerID?
     var pingDeadline: TimerID?
     var lastActivity: UInt64 = 0
-    var flushScheduled = false
+    @exclusivity(unchecked) var flushScheduled = false
     /// One timer checks request deadlines for the whole connection (instead of one timer per
     /// request): timeouts fire up to `timeoutGranularity` late.
     var timeoutSweep: TimerID?

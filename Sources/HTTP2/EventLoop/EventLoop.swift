@@ -41,8 +41,11 @@ public final class EventLoop: @unchecked Sendable {
     let remoteTimerCounter = Atomic<UInt64>(0)
 
     // Loop-owned.
-    var local: [LoopWork] = []
-    var localBatch: [LoopWork] = []
+    // SAFETY (`@exclusivity(unchecked)`): loop thread only; every access is momentary (an append, a
+    // swap, one element read before running it), so none overlaps another. Dynamic checks here
+    // cost about 3% of a client request (measured with callgrind).
+    @exclusivity(unchecked) var local: [LoopWork] = []
+    @exclusivity(unchecked) var localBatch: [LoopWork] = []
     var inboxBatch: [InboxWork] = []
     var timers = TimerHeap()
     var remoteTimers: [UInt64: TimerID] = [:]
