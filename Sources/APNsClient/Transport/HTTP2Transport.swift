@@ -27,7 +27,8 @@ public final class HTTP2Transport: APNsTransport {
         } else {
             do {
                 group = try EventLoopGroup(
-                    loopCount: max(1, min(EventLoopGroup.defaultLoopCount, configuration.maximumConnections)),
+                    loopCount: max(
+                        1, min(configuration.loopCount ?? EventLoopGroup.defaultLoopCount, configuration.maximumConnections)),
                     name: "herald-apns")
             } catch {
                 throw .invalidConfiguration("cannot start event loops: \(error)")

@@ -2,7 +2,7 @@
 //
 //   other thread --execute--> inbox (Mutex) --eventfd write, only when the inbox goes empty->non-empty--+
 //   loop thread  --execute--> local queue (no lock, no wake-up)                                          |
-//   each iteration: run the local batch -> epoll_wait(0 if local work is left, else until the earliest <-+
+//   each iteration: run the local batch (and what it queues, up to 8 rounds) -> epoll_wait(0 if local work is left, else until the earliest <-+
 //                   timer) -> I/O handlers -> if the eventfd fired: reset it, then drain and run the inbox
 //                   -> expired timers
 // The eventfd is reset *before* the inbox is drained, so a submitter that finds the inbox empty after

@@ -20,7 +20,8 @@ struct Sender {
     }
 
     /// The client for these options; errors are worded for the user.
-    func makeClient(defaultConnections: Int) throws(APNsClientError) -> APNsClient {
+    /// `loopCount`: event loops for the transport (nil: its default).
+    func makeClient(defaultConnections: Int, loopCount: Int? = nil) throws(APNsClientError) -> APNsClient {
         let endpoint = try Self.endpoint(for: options)
         let credentials: APNsClient.Credentials
         var identity: TransportConfiguration.ClientIdentity?
@@ -46,9 +47,11 @@ struct Sender {
                 ?? .pkcs12(path: path, password: password)
         }
         let proxy = options.proxy ?? context.environment["HTTPS_PROXY"] ?? context.environment["https_proxy"]
-        let transport = try context.makeTransport(TransportConfiguration(
+        var configuration = TransportConfiguration(
             endpoint: endpoint, caFile: options.caFile, clientIdentity: identity, proxy: proxy,
-            maximumConnections: options.connections ?? defaultConnections))
+            maximumConnections: options.connections ?? defaultConnections)
+        configuration.loopCount = loopCount
+        let transport = try context.makeTransport(configuration)
         let retries = options.retries ?? 2
         return APNsClient(
             endpoint: endpoint, credentials: credentials, transport: transport,
