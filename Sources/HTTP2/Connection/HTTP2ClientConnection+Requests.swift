@@ -56,7 +56,7 @@ extension HTTP2ClientConnection {
     func scheduleFlush() {
         guard !flushScheduled else { return }
         flushScheduled = true
-        loop.executeSoon { [weak self] in
+        loop.executeBeforeWait { [weak self] in
             guard let self else { return }
             self.flushScheduled = false
             self.flush()

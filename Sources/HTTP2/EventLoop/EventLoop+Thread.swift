@@ -60,7 +60,8 @@ extension EventLoop {
             runLocalBatch()
             rounds += 1
         } while !local.isEmpty && rounds < Self.localRoundsPerIteration
-        let timeout = local.isEmpty ? timers.timeoutMilliseconds(now: EventLoop.now()) : 0
+        runBeforeWait()
+        let timeout = local.isEmpty && beforeWait.isEmpty ? timers.timeoutMilliseconds(now: EventLoop.now()) : 0
         let count: Int
         do {
             count = try System.epollWait(epollFD, into: events, timeout: timeout)
@@ -91,6 +92,14 @@ extension EventLoop {
         swap(&local, &localBatch)
         for index in localBatch.indices { run(localBatch[index]) }
         localBatch.removeAll(keepingCapacity: true)
+    }
+
+    /// Runs the before-wait work queued so far; work it queues waits for the next iteration.
+    private func runBeforeWait() {
+        guard !beforeWait.isEmpty else { return }
+        swap(&beforeWait, &beforeWaitBatch)
+        for index in beforeWaitBatch.indices { beforeWaitBatch[index]() }
+        beforeWaitBatch.removeAll(keepingCapacity: true)
     }
 
     /// Takes everything in the inbox and runs it; returns whether the inbox is still open.
@@ -159,6 +168,9 @@ extension EventLoop {
 
     private func runAllQueued() {
         _ = runInbox()
-        while !local.isEmpty { runLocalBatch() }
+        while !local.isEmpty || !beforeWait.isEmpty {
+            runLocalBatch()
+            runBeforeWait()
+        }
     }
 }
