@@ -3,7 +3,7 @@
 // the rate. Used by scripts/bench-client against nghttpd, beside h2load.
 //
 //   herald-bench --endpoint URL [--ca-file PEM] --token HEX --requests N --connections C --streams S
-//                [--payload FILE]
+//                [--payload FILE] [--loops L]   (L event loop threads, default 1, as h2load's -t 1)
 
 import APNs
 import APNsClient
@@ -27,6 +27,8 @@ guard let url = argument("endpoint"), let token = argument("token") else {
 let requests = Int(argument("requests", "100000") ?? "") ?? 100_000
 let connections = Int(argument("connections", "1") ?? "") ?? 1
 let streams = Int(argument("streams", "100") ?? "") ?? 100
+/// Event loop threads: 1 by default, like h2load's default (`-t 1`) that it is compared with.
+let loops = max(1, Int(argument("loops", "1") ?? "") ?? 1)
 let payloadBytes: [UInt8]
 if let path = argument("payload") {
     guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
@@ -49,7 +51,7 @@ do {
 /// The benchmark proper. The main thread blocks on a semaphore instead of running an async top level
 /// (`dispatch_main`, whose `sigsuspend` valgrind 3.19 cannot run), so callgrind can count it.
 func run() async throws {
-    let group = try EventLoopGroup(loopCount: min(connections, EventLoopGroup.defaultLoopCount), name: "bench")
+    let group = try EventLoopGroup(loopCount: min(connections, loops), name: "bench")
     let transport = try HTTP2Transport(
         configuration: TransportConfiguration(
             endpoint: endpoint, caFile: argument("ca-file"), maximumConnections: connections,
