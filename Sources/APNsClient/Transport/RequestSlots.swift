@@ -103,7 +103,7 @@ struct TicketQueue {
         return ticket
     }
 
-    /// Keeps only the tickets for which `keep` is true (order kept).
+    /// Drops the tickets for which `remove` is true (the others keep their order).
     mutating func removeAll(where remove: (UInt64) -> Bool) {
         items = items[head...].filter { !remove($0) }
         head = 0
