@@ -204,7 +204,7 @@ final class LoopPool: @unchecked Sendable {
         guard let index = requests.index(ticket) else { return }
         switch result {
         case .success(let response):
-            let sentID = requests[index].request?.apnsID
+            let sentID = requests[index].apnsID
             finish(ticket, .success(RawResponse(
                 status: response.status, apnsID: Self.apnsID(response.headers, sent: sentID),
                 uniqueID: response.headers.value(for: "apns-unique-id"), body: response.body)))
@@ -226,9 +226,9 @@ final class LoopPool: @unchecked Sendable {
     }
 
     /// The response's apns-id; the sent string itself when the server echoed it (no new string).
-    static func apnsID(_ headers: HTTP2ReceivedHeaders, sent: String?) -> String? {
+    static func apnsID(_ headers: HTTP2ReceivedHeaders, sent: String) -> String? {
         guard let bytes = headers.valueBytes(for: "apns-id") else { return nil }
-        if let sent, sent.utf8.elementsEqual(bytes) { return sent }
+        if sent.utf8.elementsEqual(bytes) { return sent }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -11,6 +11,8 @@ struct RequestSlots {
 
     struct Slot {
         var request: APNsRequest?
+        /// The request's apns-id (kept apart: reading it does not copy the request).
+        var apnsID = ""
         var continuation: Continuation?
         /// When the request times out (`EventLoop.now()` ns).
         var deadline: UInt64 = 0
@@ -37,6 +39,7 @@ struct RequestSlots {
             slots.append(Slot())
         }
         slots[index].request = request
+        slots[index].apnsID = request.apnsID
         slots[index].continuation = continuation
         slots[index].deadline = deadline
         slots[index].timeout = timeout
@@ -64,6 +67,7 @@ struct RequestSlots {
         guard let index = index(ticket), let continuation = slots[index].continuation else { return nil }
         slots[index].continuation = nil
         slots[index].request = nil
+        slots[index].apnsID = ""
         slots[index].generation &+= 1
         free.append(index)
         count -= 1

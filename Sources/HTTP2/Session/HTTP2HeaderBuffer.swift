@@ -66,7 +66,7 @@ public struct HTTP2HeaderBuffer: Sendable {
     ) {
         let start = bytes.count
         bytes.append(contentsOf: name)
-        bytes.append(contentsOf: valuePrefix)
+        if !valuePrefix.isEmpty { bytes.append(contentsOf: valuePrefix) }
         bytes.append(contentsOf: value)
         let isPseudo = name.first == UInt8(ascii: ":")
         entries.append(
