@@ -3,7 +3,7 @@
 // the rate. Used by scripts/bench-client against nghttpd, beside h2load.
 //
 //   herald-bench --endpoint URL [--ca-file PEM] --token HEX --requests N --connections C --streams S
-//                [--payload FILE]
+//                [--payload FILE] [--loops L]   (L event loop threads, default 1, as h2load's -t 1)
 
 import APNs
 import APNsClient
@@ -27,6 +27,8 @@ guard let url = argument("endpoint"), let token = argument("token") else {
 let requests = Int(argument("requests", "100000") ?? "") ?? 100_000
 let connections = Int(argument("connections", "1") ?? "") ?? 1
 let streams = Int(argument("streams", "100") ?? "") ?? 100
+/// Event loop threads: 1 by default, like h2load's default (`-t 1`) that it is compared with.
+let loops = max(1, Int(argument("loops", "1") ?? "") ?? 1)
 let payloadBytes: [UInt8]
 if let path = argument("payload") {
     guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
@@ -46,41 +48,57 @@ do {
     fail("\(error)")
 }
 
-let group = try EventLoopGroup(loopCount: min(connections, EventLoopGroup.defaultLoopCount), name: "bench")
-let transport = try HTTP2Transport(
-    configuration: TransportConfiguration(
-        endpoint: endpoint, caFile: argument("ca-file"), maximumConnections: connections,
-        maximumQueuedRequests: connections * streams * 2),
-    loops: group)
-let client = APNsClient(endpoint: endpoint, credentials: .certificate, transport: transport, retryPolicy: .none)
+/// The benchmark proper. The main thread blocks on a semaphore instead of running an async top level
+/// (`dispatch_main`, whose `sigsuspend` valgrind 3.19 cannot run), so callgrind can count it.
+func run() async throws {
+    let group = try EventLoopGroup(loopCount: min(connections, loops), name: "bench")
+    let transport = try HTTP2Transport(
+        configuration: TransportConfiguration(
+            endpoint: endpoint, caFile: argument("ca-file"), maximumConnections: connections,
+            maximumQueuedRequests: connections * streams * 2),
+        loops: group)
+    let client = APNsClient(endpoint: endpoint, credentials: .certificate, transport: transport, retryPolicy: .none)
 
-// Warm up: open every connection.
-await withTaskGroup(of: Void.self) { tasks in
-    for index in 0..<(connections * streams) {
-        tasks.addTask(executorPreference: group.loops[index % group.loops.count]) { _ = await client.result(for: notification) }
-    }
-}
-
-let workers = connections * streams
-let perWorker = requests / workers
-let started = ContinuousClock.now
-let failures = await withTaskGroup(of: Int.self) { tasks in
-    for index in 0..<workers {
-        tasks.addTask(executorPreference: group.loops[index % group.loops.count]) {
-            var failed = 0
-            for _ in 0..<perWorker {
-                if case .failure = await client.result(for: notification) { failed += 1 }
-            }
-            return failed
+    // Warm up: open every connection.
+    await withTaskGroup(of: Void.self) { tasks in
+        for index in 0..<(connections * streams) {
+            tasks.addTask(executorPreference: group.loops[index % group.loops.count]) { _ = await client.result(for: notification) }
         }
     }
-    var sum = 0
-    for await failed in tasks { sum += failed }
-    return sum
+
+    let workers = connections * streams
+    let perWorker = requests / workers
+    let started = ContinuousClock.now
+    let failures = await withTaskGroup(of: Int.self) { tasks in
+        for index in 0..<workers {
+            tasks.addTask(executorPreference: group.loops[index % group.loops.count]) {
+                var failed = 0
+                for _ in 0..<perWorker {
+                    if case .failure = await client.result(for: notification) { failed += 1 }
+                }
+                return failed
+            }
+        }
+        var sum = 0
+        for await failed in tasks { sum += failed }
+        return sum
+    }
+    let elapsed = ContinuousClock.now - started
+    let seconds = elapsed.secondsAsDouble
+    let total = perWorker * workers
+    print("\(total) notifications in \(String(format: "%.3f", seconds)) s: \(String(format: "%.0f", Double(total) / seconds)) notifications/s, \(failures) failed")
+    await client.shutdown()
+    await group.shutdown()
 }
-let elapsed = ContinuousClock.now - started
-let seconds = elapsed.secondsAsDouble
-let total = perWorker * workers
-print("\(total) notifications in \(String(format: "%.3f", seconds)) s: \(String(format: "%.0f", Double(total) / seconds)) notifications/s, \(failures) failed")
-await client.shutdown()
-await group.shutdown()
+
+let finished = DispatchSemaphore(value: 0)
+Task.detached {
+    do {
+        try await run()
+    } catch {
+        FileHandle.standardError.write(Data("herald-bench: \(error)\n".utf8))
+        exit(1)
+    }
+    finished.signal()
+}
+finished.wait()

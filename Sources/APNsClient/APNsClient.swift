@@ -33,8 +33,13 @@ public final class APNsClient: Sendable {
     let transport: any APNsTransport
     /// Where broadcasts and channel management go; nil: the device endpoint and transport.
     let broadcastRoutes: BroadcastRoutes?
+    /// The transport when it is the HTTP/2 pool: called directly, so `send` and `perform` compile
+    /// into one async function with one suspension (no executor hops between them).
+    private let http2: HTTP2Transport?
     private let onPrunableToken: (@Sendable (PrunableToken) -> Void)?
     private let recorder = MetricsRecorder()
+    /// `endpoint.authority`, made once (the property builds a string).
+    private let authority: String
 
     /// A client over any transport (tests pass a fake; `APNsClient.http2(...)` builds the real one).
     /// `broadcastRoutes` carry broadcasts and channel management to Apple's own hosts for them;
@@ -47,8 +52,10 @@ public final class APNsClient: Sendable {
     ) {
         self.broadcastRoutes = broadcastRoutes
         self.endpoint = endpoint
+        self.authority = endpoint.authority
         self.credentials = credentials
         self.transport = transport
+        self.http2 = transport as? HTTP2Transport
         self.retryPolicy = retryPolicy
         self.requestTimeout = requestTimeout
         self.onPrunableToken = onPrunableToken
@@ -57,24 +64,27 @@ public final class APNsClient: Sendable {
     /// Sends one notification; resends what the retry policy allows (same apns-id), re-signs the
     /// provider token once on ExpiredProviderToken.
     public nonisolated(nonsending) func send(_ notification: Notification) async throws(APNsClientError) -> APNsResponse {
-        let started = ContinuousClock.now
-        recorder.started()
-        let result = await attempt(notification)
-        let elapsed = ContinuousClock.now - started
-        let microseconds = elapsed.clampedNanoseconds / 1000
-        recorder.finished(result, microseconds: microseconds)
-        return try result.get()
+        try await outcome(notification).get()
     }
 
     /// `send`, with the outcome as a value (handy in task groups and result streams).
     public nonisolated(nonsending) func result(for notification: Notification) async -> Result<APNsResponse, APNsClientError> {
-        do throws(APNsClientError) {
-            return .success(try await send(notification))
-        } catch {
-            return .failure(error)
-        }
+        await outcome(notification)
     }
 
+    /// The body of `send` and `result(for:)`, inlined into both so that each compiles to one async
+    /// function down to the transport's continuation (fewer executor hops per notification).
+    @inline(__always)
+    private nonisolated(nonsending) func outcome(_ notification: Notification) async -> Result<APNsResponse, APNsClientError> {
+        let started = ContinuousClock.now
+        recorder.started()
+        let result = await attempt(notification)
+        let elapsed = ContinuousClock.now - started
+        recorder.finished(result, microseconds: elapsed.clampedNanoseconds / 1000)
+        return result
+    }
+
+    @inline(__always)
     private nonisolated(nonsending) func attempt(_ original: Notification) async -> Result<APNsResponse, APNsClientError> {
         if original.payload.count > original.payloadLimit {
             return .failure(.invalidNotification(
@@ -93,9 +103,15 @@ public final class APNsClient: Sendable {
                     return .failure(.providerToken(error))
                 }
             }
-            let request = APNsRequest(notification: notification, authority: endpoint.authority, authorization: token?.authorization)
+            let request = APNsRequest(notification: notification, authority: authority, authorization: token?.authorization)
             recorder.wroteRequest()
-            let result = await transport.perform(request, timeout: requestTimeout).flatMap { raw in
+            let raw: Result<RawResponse, APNsClientError>
+            if let http2 {
+                raw = await http2.perform(request, timeout: requestTimeout)
+            } else {
+                raw = await transport.perform(request, timeout: requestTimeout)
+            }
+            let result = raw.flatMap { raw in
                 ResponseDecoder.decode(
                     status: raw.status, apnsID: raw.apnsID ?? request.apnsID, uniqueID: raw.uniqueID, body: raw.body)
             }

@@ -2,11 +2,32 @@ import APNs
 
 /// The HTTP/2 request for one notification: pseudo-headers and APNs headers in the order sent,
 /// and the payload bytes. Built once per notification; a resend reuses it with the same apns-id.
+///
+/// It keeps the notification's typed values rather than a list of strings: the transport writes
+/// them straight into its header bytes (`APNsRequest+Wire.swift`), and `headers` builds the list
+/// only when asked (fakes, tests, logs).
 public struct APNsRequest: Sendable, Equatable {
-    public var headers: [(name: String, value: String)]
     public var body: [UInt8]
     /// The apns-id sent (generated when the notification has none, so every send can be logged).
     public let apnsID: String
+    /// `:authority`, the same for every request to an endpoint.
+    let authority: String
+    /// `bearer <JWT>`, or nil with certificate auth.
+    let authorization: String?
+    /// The notification, its apns-id set; nil for other requests (channel management, broadcasts),
+    /// whose headers are all in `replacedHeaders`.
+    let notification: Notification?
+    /// Headers set through `headers`, which then replace the notification's.
+    private var replacedHeaders: [(name: String, value: String)]?
+
+    /// Pseudo-headers and APNs headers in the order sent.
+    public var headers: [(name: String, value: String)] {
+        get { replacedHeaders ?? fieldList }
+        set { replacedHeaders = newValue }
+    }
+
+    /// True while the headers are the notification's own (not replaced through `headers`).
+    var hasNotificationHeaders: Bool { replacedHeaders == nil }
 
     public static func == (lhs: APNsRequest, rhs: APNsRequest) -> Bool {
         lhs.body == rhs.body && lhs.apnsID == rhs.apnsID && lhs.headers.elementsEqual(rhs.headers) { $0 == $1 }
@@ -14,7 +35,48 @@ public struct APNsRequest: Sendable, Equatable {
 
     /// `authorization` is `bearer <JWT>` for token auth, nil with a client certificate.
     public init(notification: Notification, authority: String, authorization: String?) {
+        var notification = notification
         let id = notification.apnsID ?? APNsID.random()
+        notification.apnsID = id
+        self.notification = notification
+        self.authority = authority
+        self.authorization = authorization
+        self.body = notification.payload.bytes
+        self.apnsID = id.value
+    }
+
+    /// Any request (channel management, broadcasts): `method` and `path`, then `authorization`
+    /// when given, then `headers` in order. `apnsID` is the id the request carries (its
+    /// `apns-request-id` for broadcasts and channel management), for logs and error reports. Sent
+    /// without the transport's static block, every header as given.
+    public init(
+        method: String, path: String, authority: String, authorization: String?,
+        headers extra: [(name: String, value: String)], body: [UInt8], apnsID: String
+    ) {
+        var headers: [(name: String, value: String)] = [
+            (":method", method), (":scheme", "https"), (":path", path), (":authority", authority),
+        ]
+        if let authorization { headers.append(("authorization", authorization)) }
+        self.notification = nil
+        self.authority = authority
+        self.authorization = authorization
+        self.replacedHeaders = headers + extra
+        self.body = body
+        self.apnsID = apnsID
+    }
+
+    /// The `:method` (POST unless the request says otherwise).
+    public var method: String {
+        header(":method") ?? "POST"
+    }
+
+    /// The value of the first header named `name`.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name == name }?.value
+    }
+
+    private var fieldList: [(name: String, value: String)] {
+        guard let notification else { return [] }
         var headers: [(name: String, value: String)] = [
             (":method", "POST"),
             (":scheme", "https"),
@@ -27,35 +89,7 @@ public struct APNsRequest: Sendable, Equatable {
         if let priority = notification.priority { headers.append(("apns-priority", priority.headerValue)) }
         if let expiration = notification.expiration { headers.append(("apns-expiration", expiration.headerValue)) }
         if let collapseID = notification.collapseID { headers.append(("apns-collapse-id", collapseID.value)) }
-        headers.append(("apns-id", id.value))
-        self.headers = headers
-        self.body = notification.payload.bytes
-        self.apnsID = id.value
-    }
-
-    /// Any request (channel management, broadcasts): `method` and `path`, then `authorization`
-    /// when given, then `headers` in order. `apnsID` is the id the request carries (its
-    /// `apns-request-id` for broadcasts and channel management), for logs and error reports.
-    public init(
-        method: String, path: String, authority: String, authorization: String?,
-        headers extra: [(name: String, value: String)], body: [UInt8], apnsID: String
-    ) {
-        var headers: [(name: String, value: String)] = [
-            (":method", method), (":scheme", "https"), (":path", path), (":authority", authority),
-        ]
-        if let authorization { headers.append(("authorization", authorization)) }
-        self.headers = headers + extra
-        self.body = body
-        self.apnsID = apnsID
-    }
-
-    /// The `:method` (POST unless the request says otherwise).
-    public var method: String {
-        headers.first?.name == ":method" ? headers[0].value : header(":method") ?? "POST"
-    }
-
-    /// The value of the first header named `name`.
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name == name }?.value
+        headers.append(("apns-id", apnsID))
+        return headers
     }
 }

@@ -38,7 +38,11 @@ public enum ResponseDecoder {
 
     /// `id` in lowercase, without allocating when it already is (APNs answers in lowercase).
     static func lowercased(_ id: String) -> String {
-        id.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? id.lowercased() : id
+        let hasUppercase =
+            id.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.contains { $0 &- UInt8(ascii: "A") < 26 }
+            } ?? id.utf8.contains { $0 &- UInt8(ascii: "A") < 26 }
+        return hasUppercase ? id.lowercased() : id
     }
 
     /// A reason for an error response without a readable body (a proxy's 502, a truncated body).

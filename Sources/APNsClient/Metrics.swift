@@ -1,5 +1,8 @@
 import APNs
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a client has done so far: a snapshot, safe to read while sends go on.
 public struct MetricsSnapshot: Sendable, Equatable {
@@ -22,36 +25,61 @@ public struct MetricsSnapshot: Sendable, Equatable {
     public init() {}
 }
 
-/// Collects metrics from any thread: counters that change on every send are atomics; the
-/// histogram and the failure table change under one lock, once per notification.
+/// Collects metrics from any thread, in shards chosen by the recording thread: each event loop
+/// (or other thread) mostly updates its own shard, so sends on different loops do not contend for
+/// one lock or bounce one cache line. Counters that change on every send are atomics; the
+/// histogram and the failure table change under the shard's lock, once per notification. A
+/// snapshot adds the shards up (each shard is read consistently; the sum is a moment's picture).
 final class MetricsRecorder: Sendable {
-    private let state = Mutex(MetricsSnapshot())
-    private let inFlight = Atomic<Int>(0)
-    private let sent = Atomic<Int>(0)
-    private let retries = Atomic<Int>(0)
+    final class Shard: Sendable {
+        let state = Mutex(MetricsSnapshot())
+        let started = Atomic<Int>(0)
+        let finished = Atomic<Int>(0)
+        let sent = Atomic<Int>(0)
+        let retries = Atomic<Int>(0)
+    }
+
+    static let shardCount = 16
+    private let shards: [Shard] = (0..<MetricsRecorder.shardCount).map { _ in Shard() }
+
+    /// This thread's shard (threads may share one; that costs contention, never correctness).
+    private var shard: Shard {
+        let thread = UInt64(pthread_self())
+        return shards[Int(truncatingIfNeeded: ((thread >> 12) &* 0x9E37_79B9_7F4A_7C15) >> 60) % Self.shardCount]
+    }
 
     var snapshot: MetricsSnapshot {
-        var snapshot = state.withLock { $0 }
-        snapshot.inFlight = inFlight.load(ordering: .relaxed)
-        snapshot.sent = sent.load(ordering: .relaxed)
-        snapshot.retried = retries.load(ordering: .relaxed)
-        return snapshot
+        var total = MetricsSnapshot()
+        var inFlight = 0
+        for shard in shards {
+            let part = shard.state.withLock { $0 }
+            total.succeeded += part.succeeded
+            total.failed += part.failed
+            total.failedByReason.merge(part.failedByReason, uniquingKeysWith: +)
+            total.latency.merge(part.latency)
+            inFlight += shard.started.load(ordering: .relaxed) - shard.finished.load(ordering: .relaxed)
+            total.sent += shard.sent.load(ordering: .relaxed)
+            total.retried += shard.retries.load(ordering: .relaxed)
+        }
+        total.inFlight = max(0, inFlight)
+        return total
     }
 
     func started() {
-        inFlight.add(1, ordering: .relaxed)
+        shard.started.add(1, ordering: .relaxed)
     }
 
     func wroteRequest() {
-        sent.add(1, ordering: .relaxed)
+        shard.sent.add(1, ordering: .relaxed)
     }
 
     func retried() {
-        retries.add(1, ordering: .relaxed)
+        shard.retries.add(1, ordering: .relaxed)
     }
 
     func finished(_ result: Result<APNsResponse, APNsClientError>, microseconds: UInt64) {
-        state.withLock { metrics in
+        let shard = self.shard
+        shard.state.withLock { metrics in
             metrics.latency.record(microseconds: microseconds)
             switch result {
             case .success:
@@ -61,7 +89,7 @@ final class MetricsRecorder: Sendable {
                 metrics.failedByReason[Self.label(error), default: 0] += 1
             }
         }
-        inFlight.subtract(1, ordering: .relaxed)
+        shard.finished.add(1, ordering: .relaxed)
     }
 
     static func label(_ error: APNsClientError) -> String {

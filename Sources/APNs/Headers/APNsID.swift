@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The `apns-id` header: a canonical UUID (8-4-4-4-12 hex digits), lowercase on the wire.
 public struct APNsID: Sendable, Hashable, CustomStringConvertible {
     /// The canonical lowercase form.
@@ -24,24 +26,73 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
         self.value = canonical
     }
 
-    /// A random (version 4) UUID.
+    /// A random (version 4) UUID, unique within the process.
+    ///
+    /// Two seeds are drawn from the system generator once per process; each id mixes them with a
+    /// process-wide counter (SplitMix64's finaliser, a bijection), so ids never repeat in a process
+    /// and cost no system call (the system generator makes one per draw: two per id was measured
+    /// at a few percent of a bulk send).
     public static func random() -> APNsID {
-        var generator = SystemRandomNumberGenerator()
-        return random(using: &generator)
+        let count = IDStream.counter.wrappingAdd(1, ordering: .relaxed).oldValue &* 0x9E37_79B9_7F4A_7C15
+        var draws = TwoDraws(first: IDStream.mix(IDStream.seeds.0 &+ count), second: IDStream.mix(IDStream.seeds.1 &+ count))
+        return random(using: &draws)
     }
 
     public static func random(using generator: inout some RandomNumberGenerator) -> APNsID {
         // Two 64-bit draws, not sixteen byte draws: the system generator makes a system call per draw.
-        let high = generator.next()
-        let low = generator.next()
-        var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
-            + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = Hex.encode(bytes)
-        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
-        return APNsID(canonical: parts.joined(separator: "-"))
+        let high = (generator.next() & 0xFFFF_FFFF_FFFF_0FFF) | 0x4000  // version 4
+        let low = (generator.next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
+        let digits: StaticString = "0123456789abcdef"
+        let text = String(unsafeUninitializedCapacity: 36) { buffer in
+            digits.withUTF8Buffer { digits in
+                var position = 0
+                for nibble in 0..<32 {
+                    if position == 8 || position == 13 || position == 18 || position == 23 {
+                        buffer[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    let word = nibble < 16 ? high : low
+                    let shift = UInt64(60 - 4 * (nibble % 16))
+                    buffer[position] = digits[Int((word >> shift) & 0x0F)]
+                    position += 1
+                }
+            }
+            return 36
+        }
+        return APNsID(canonical: text)
     }
 
     public var description: String { value }
+}
+
+/// The process-wide state behind `APNsID.random()`.
+private enum IDStream {
+    static let seeds: (UInt64, UInt64) = {
+        var generator = SystemRandomNumberGenerator()
+        return (generator.next(), generator.next())
+    }()
+    static let counter = Atomic<UInt64>(0)
+
+    static func mix(_ value: UInt64) -> UInt64 {
+        var z = value
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Hands out two prepared values as a generator's first two draws (then the second again).
+private struct TwoDraws: RandomNumberGenerator {
+    var first: UInt64?
+    let second: UInt64
+
+    init(first: UInt64, second: UInt64) {
+        self.first = first
+        self.second = second
+    }
+
+    mutating func next() -> UInt64 {
+        defer { first = nil }
+        return first ?? second
+    }
 }

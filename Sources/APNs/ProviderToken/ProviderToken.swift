@@ -17,8 +17,17 @@ public struct ProviderToken: Sendable, Hashable, CustomStringConvertible {
     /// When it was signed, in UNIX seconds (the `iat` claim).
     public let issuedAt: Int
 
-    /// The `authorization` header value.
-    public var authorization: String { "bearer \(value)" }
+    /// The `authorization` header value. Made once per token, not per request: the same string
+    /// for every request lets the transport see at a glance that its header block still applies.
+    public let authorization: String
+
+    init(value: String, keyID: String, teamID: String, issuedAt: Int) {
+        self.value = value
+        self.keyID = keyID
+        self.teamID = teamID
+        self.issuedAt = issuedAt
+        self.authorization = "bearer " + value
+    }
 
     /// Shows whose token it is and when it was issued, never the token itself.
     public var description: String { "provider token (key \(keyID), team \(teamID), issued at \(issuedAt))" }

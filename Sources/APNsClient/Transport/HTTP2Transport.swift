@@ -15,7 +15,6 @@ public final class HTTP2Transport: APNsTransport {
     private let ownsGroup: Bool
     private let pools: [LoopPool]
     private let nextPool = Atomic<Int>(0)
-    private let permits: AsyncSemaphore
     private let openConnections = ConnectionCounter()
 
     /// Builds TLS (trust roots, client identity) and the pools; opens no connection yet.
@@ -28,7 +27,8 @@ public final class HTTP2Transport: APNsTransport {
         } else {
             do {
                 group = try EventLoopGroup(
-                    loopCount: max(1, min(EventLoopGroup.defaultLoopCount, configuration.maximumConnections)),
+                    loopCount: max(
+                        1, min(configuration.loopCount ?? EventLoopGroup.defaultLoopCount, configuration.maximumConnections)),
                     name: "herald-apns")
             } catch {
                 throw .invalidConfiguration("cannot start event loops: \(error)")
@@ -37,12 +37,12 @@ public final class HTTP2Transport: APNsTransport {
         }
         let used = Array(group.loops.prefix(max(1, min(group.loops.count, configuration.maximumConnections))))
         let share = (configuration.maximumConnections + used.count - 1) / used.count
-        permits = AsyncSemaphore(permits: max(1, configuration.maximumQueuedRequests))
         var made: [LoopPool] = []
         for (index, loop) in used.enumerated() {
             let connections = min(share, configuration.maximumConnections - index * share)
             made.append(LoopPool(
                 loop: loop, connection: connectionConfiguration, maximumConnections: max(1, connections),
+                admissionLimit: (max(1, configuration.maximumQueuedRequests) + used.count - 1) / used.count,
                 scheme: configuration.endpoint.usesTLS ? "https" : "http", counter: openConnections))
         }
         pools = made
@@ -61,20 +61,24 @@ public final class HTTP2Transport: APNsTransport {
         pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count].loop
     }
 
+    @inline(__always)
     public nonisolated(nonsending) func perform(
         _ request: APNsRequest, timeout: Duration
     ) async -> Result<RawResponse, APNsClientError> {
-        await permits.acquire()
-        defer { permits.release() }
-        let pool = pools.first { $0.loop.inEventLoop } ?? pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count]
+        let pool = localPool() ?? pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count]
         return await withUnsafeContinuation { continuation in
-            let job = LoopPool.Job(request: request, timeout: timeout) { continuation.resume(returning: $0) }
             if pool.loop.inEventLoop {
-                pool.dispatch(job)
-            } else if !pool.loop.execute({ pool.dispatch(job) }) {
+                pool.perform(request, timeout: timeout, continuation: continuation)
+            } else if !pool.loop.execute({ pool.perform(request, timeout: timeout, continuation: continuation) }) {
                 continuation.resume(returning: .failure(.shutDown))
             }
         }
+    }
+
+    /// The pool of the loop this code runs on, if any.
+    private func localPool() -> LoopPool? {
+        for pool in pools where pool.loop.inEventLoop { return pool }
+        return nil
     }
 
     public func shutdown() async {

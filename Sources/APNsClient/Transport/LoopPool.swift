@@ -1,181 +1,211 @@
 // One event loop's share of the connection pool. Everything here runs on that loop.
 //
-//   dispatch(job) -> a ready connection with a free stream ? submit : wait (and open a connection
-//                    if the pool may grow, after the reconnect backoff)
-//   connection events: ready / streams freed -> submit waiting jobs; closed -> forget it, reopen
-//   if jobs wait. A failed connect fails the jobs waiting at that moment (not delivered, so the
-//   client's retry policy may resend them) and delays the next connect: 100 ms doubling to 30 s.
-//   A job refused before the server processed it (REFUSED_STREAM, above GOAWAY's last stream id)
-//   goes back to the front of the queue, up to `maximumResends` times.
+//   perform(request) -> over the admission limit ? park it (no timer yet) : take a slot (ticket)
+//   ticket -> a ready connection with a free stream ? submit : wait (and open a connection if the
+//             pool may grow, after the reconnect backoff)
+//   connection events: ready / streams freed -> submit waiting tickets; closed -> forget it, reopen
+//   if tickets wait. A failed connect fails the tickets waiting at that moment (not delivered, so
+//   the client's retry policy may resend them) and delays the next connect (ReconnectBackoff).
+//   A request refused before the server processed it (REFUSED_STREAM, above GOAWAY's last stream
+//   id) goes back to the front of the queue, up to `maximumResends` times.
+//   A request ends in one place, `finish`, which frees its slot, resumes its continuation and
+//   admits a parked request.
+//
+// Per-request state lives in `RequestSlots` (a reused table); the connection hands a request's
+// ticket back through `onCompletion`. Waiting requests time out through one sweep timer.
 
 import APNs
 import HTTP2
 import Synchronization
 
 final class LoopPool: @unchecked Sendable {
-    // SAFETY: every member is used on `loop` only (LoopPool is handed to `loop.execute`).
+    // SAFETY: every member is used on `loop` only (LoopPool is handed to `loop.execute`). The
+    // `@exclusivity(unchecked)` ones (touched for every request, where dynamic exclusivity checks
+    // cost several percent) are never accessed across a call that could re-enter the pool: values
+    // are copied out before a connection, a continuation or a timer is called.
 
-    // SAFETY: made on the caller's thread, then used on `loop` only once handed over.
-    final class Job: @unchecked Sendable {
+    typealias Continuation = RequestSlots.Continuation
+
+    struct Parked {
         let request: APNsRequest
-        let deadline: UInt64
         let timeout: Duration
-        var completion: ((Result<RawResponse, APNsClientError>) -> Void)?
-        var resends = 0
-        var timer: TimerID?
-
-        init(request: APNsRequest, timeout: Duration, completion: @escaping (Result<RawResponse, APNsClientError>) -> Void) {
-            self.request = request
-            self.timeout = timeout
-            self.deadline = EventLoop.now() &+ timeout.clampedNanoseconds
-            self.completion = completion
-        }
-
-        func finish(_ result: Result<RawResponse, APNsClientError>) {
-            completion?(result)
-            completion = nil
-        }
+        let continuation: Continuation
     }
 
     static let maximumResends = 5
-    static let neverIndexed: Set<String> = [":path", "apns-id", "apns-expiration", "apns-collapse-id"]
+    /// How often waiting requests are checked for their deadline.
+    static let sweepInterval: UInt64 = 50_000_000
 
     let loop: EventLoop
     let connectionConfiguration: HTTP2ClientConnection.Configuration
     let maximumConnections: Int
+    /// Requests held at most (waiting for a stream or in flight); more are parked in `perform`.
+    let admissionLimit: Int
     let scheme: String
     let counter: ConnectionCounter
-    private var connections: [HTTP2ClientConnection] = []
+    @exclusivity(unchecked) private var connections: [HTTP2ClientConnection] = []
     private var connecting = 0
-    private var waiting: [Job] = []
-    private var waitingHead = 0
-    private var consecutiveFailures = 0
-    private var nextConnectAt: UInt64 = 0
+    @exclusivity(unchecked) private var requests = RequestSlots()
+    @exclusivity(unchecked) private var waiting = TicketQueue()
+    @exclusivity(unchecked) private var parked: [Parked] = []
+    private var parkedHead = 0
+    private var admitting = false
+    private var backoff = ReconnectBackoff()
     private var reconnectTimer: TimerID?
+    private var sweepTimer: TimerID?
     private var shuttingDown = false
     private var onShutdown: (() -> Void)?
-    private var headers = HTTP2HeaderBuffer()
-    /// `:method`, `:scheme` and `:authority`, the same for every request: built once, sent NO_COPY.
-    private var staticHeaders: HTTP2HeaderBlock?
+    @exclusivity(unchecked) private var headers = HTTP2HeaderBuffer()
+    /// `:method`, `:scheme`, `:authority` and `authorization`, the same for every request: built
+    /// once (again after a token refresh), sent NO_COPY.
+    @exclusivity(unchecked) private var staticBlock: HTTP2HeaderBlock?
+    @exclusivity(unchecked) private var staticKey: APNsRequest.StaticKey?
 
     init(
-        loop: EventLoop, connection: HTTP2ClientConnection.Configuration, maximumConnections: Int, scheme: String,
-        counter: ConnectionCounter
+        loop: EventLoop, connection: HTTP2ClientConnection.Configuration, maximumConnections: Int,
+        admissionLimit: Int, scheme: String, counter: ConnectionCounter
     ) {
         self.loop = loop
         self.connectionConfiguration = connection
         self.maximumConnections = maximumConnections
+        self.admissionLimit = max(1, admissionLimit)
         self.scheme = scheme
         self.counter = counter
     }
 
-    private var waitingCount: Int { waiting.count - waitingHead }
+    // MARK: Requests
 
-    func dispatch(_ job: Job) {
+    /// Takes a request; its continuation is resumed exactly once, on the loop.
+    func perform(_ request: APNsRequest, timeout: Duration, continuation: Continuation) {
         guard !shuttingDown else {
-            job.finish(.failure(.shutDown))
+            continuation.resume(returning: .failure(.shutDown))
             return
         }
-        if waitingCount == 0, let connection = connections.first(where: { $0.availableStreams > 0 }) {
-            submit(job, on: connection)
+        if requests.count >= admissionLimit || parkedHead < parked.count {
+            parked.append(Parked(request: request, timeout: timeout, continuation: continuation))
             return
         }
-        enqueue(job, atFront: false)
+        admit(request, timeout: timeout, continuation: continuation)
+    }
+
+    private func admit(_ request: APNsRequest, timeout: Duration, continuation: Continuation) {
+        let deadline = EventLoop.now() &+ timeout.clampedNanoseconds
+        let ticket = requests.acquire(request, timeout: timeout, deadline: deadline, continuation: continuation)
+        if waiting.isEmpty, let connection = readyConnection() {
+            submit(ticket, on: connection)
+            return
+        }
+        enqueue(ticket, atFront: false)
         growIfNeeded()
     }
 
-    private func enqueue(_ job: Job, atFront: Bool) {
-        if job.timer == nil {
-            let delay = job.deadline &- min(job.deadline, EventLoop.now())
-            job.timer = loop.schedule(after: delay) { [weak self, job] in self?.expire(job) }
-        }
-        if atFront, waitingHead > 0 {
-            waitingHead -= 1
-            waiting[waitingHead] = job
-        } else if atFront {
-            waiting.insert(job, at: 0)
-        } else {
-            waiting.append(job)
-        }
+    /// The one place a request ends.
+    private func finish(_ ticket: UInt64, _ result: Result<RawResponse, APNsClientError>) {
+        guard let continuation = requests.release(ticket) else { return }
+        continuation.resume(returning: result)
+        if parkedHead < parked.count { admitParked() }
     }
 
-    private func expire(_ job: Job) {
-        job.timer = nil
-        guard job.completion != nil else { return }
-        if let index = waiting[waitingHead...].firstIndex(where: { $0 === job }) {
-            waiting.remove(at: index)
-        }
-        job.finish(.failure(.timedOut(afterSeconds: job.timeout.secondsAsDouble)))
-    }
-
-    private func popWaiting() -> Job? {
-        while waitingHead < waiting.count {
-            let job = waiting[waitingHead]
-            waitingHead += 1
-            if waitingHead == waiting.count {
-                waiting.removeAll(keepingCapacity: true)
-                waitingHead = 0
+    private func admitParked() {
+        guard !admitting else { return }  // a request finishing inside admit: the outer loop goes on
+        admitting = true
+        defer { admitting = false }
+        while requests.count < admissionLimit, parkedHead < parked.count {
+            let next = parked[parkedHead]
+            parkedHead += 1
+            if parkedHead == parked.count {
+                parked.removeAll(keepingCapacity: true)
+                parkedHead = 0
             }
-            if job.completion != nil { return job }
+            if shuttingDown {
+                next.continuation.resume(returning: .failure(.shutDown))
+            } else {
+                admit(next.request, timeout: next.timeout, continuation: next.continuation)
+            }
         }
+    }
+
+    private func readyConnection() -> HTTP2ClientConnection? {
+        for connection in connections where connection.availableStreams > 0 { return connection }
         return nil
     }
 
-    private func drainWaiting() {
-        while waitingCount > 0, let connection = connections.first(where: { $0.availableStreams > 0 }) {
-            guard let job = popWaiting() else { return }
-            submit(job, on: connection)
+    private func enqueue(_ ticket: UInt64, atFront: Bool) {
+        if atFront { waiting.prepend(ticket) } else { waiting.append(ticket) }
+        if sweepTimer == nil {
+            sweepTimer = loop.schedule(after: Self.sweepInterval) { [weak self] in self?.sweepWaiting() }
         }
-        if waitingCount > 0 { growIfNeeded() }
     }
 
-    private func submit(_ job: Job, on connection: HTTP2ClientConnection) {
-        if let timer = job.timer {
-            loop.cancel(timer)
-            job.timer = nil
-        }
+    /// Fails waiting requests whose deadline has passed; runs while requests wait.
+    private func sweepWaiting() {
+        sweepTimer = nil
         let now = EventLoop.now()
-        guard job.deadline > now else {
-            job.finish(.failure(.timedOut(afterSeconds: job.timeout.secondsAsDouble)))
+        var expired: [UInt64] = []
+        waiting.removeAll { ticket in
+            guard let index = requests.index(ticket) else { return true }
+            guard requests[index].deadline <= now else { return false }
+            expired.append(ticket)
+            return true
+        }
+        for ticket in expired { timedOut(ticket) }
+        if !waiting.isEmpty, sweepTimer == nil {
+            sweepTimer = loop.schedule(after: Self.sweepInterval) { [weak self] in self?.sweepWaiting() }
+        }
+    }
+
+    private func timedOut(_ ticket: UInt64) {
+        guard let index = requests.index(ticket) else { return }
+        finish(ticket, .failure(.timedOut(afterSeconds: requests[index].timeout.secondsAsDouble)))
+    }
+
+    private func drainWaiting() {
+        while !waiting.isEmpty, let connection = readyConnection() {
+            guard let ticket = waiting.popFirst() else { break }
+            guard requests.index(ticket) != nil else { continue }
+            submit(ticket, on: connection)
+        }
+        if !waiting.isEmpty { growIfNeeded() }
+    }
+
+    private func submit(_ ticket: UInt64, on connection: HTTP2ClientConnection) {
+        guard let index = requests.index(ticket), let request = requests[index].request else { return }
+        let deadline = requests[index].deadline
+        guard deadline > EventLoop.now() else {
+            timedOut(ticket)
             return
         }
         headers.removeAll()
-        // The prebuilt block says POST: other methods (channel management) send every header.
-        let usesStaticHeaders = job.request.method == "POST"
-        for (name, value) in job.request.headers {
-            switch name {
-            case ":method", ":scheme":
-                if !usesStaticHeaders { headers.append(name, name == ":scheme" ? scheme : value) }
-                continue
-            case ":authority" where !usesStaticHeaders:
-                headers.append(name, value)
-            case ":authority":
-                if staticHeaders == nil {
-                    staticHeaders = try? HTTP2HeaderBlock([":method": "POST", ":scheme": scheme, ":authority": value])
-                }
-                if staticHeaders == nil { headers.append(name, value) }
-            default:
-                headers.append(name, value, neverIndex: Self.neverIndexed.contains(name))
-            }
-        }
-        if staticHeaders == nil, usesStaticHeaders {
-            headers.append(":method", "POST")
-            headers.append(":scheme", scheme)
-        }
-        let remaining = Duration.nanoseconds(Int64(job.deadline &- now))
-        connection.submit(
-            headers: usesStaticHeaders ? staticHeaders : nil, extraHeaders: headers, body: job.request.body,
-            timeout: remaining
-        ) {
-            [weak self] result in
-            self?.complete(job, result) ?? job.finish(.failure(.shutDown))
-        }
+        let block = prepareHeaders(request)
+        connection.submit(headers: block, extraHeaders: headers, body: request.body, deadline: deadline, context: ticket)
     }
 
-    private func complete(_ job: Job, _ result: Result<HTTP2Response, HTTP2RequestFailure>) {
+    /// Fills `headers` for `request`; returns the static block to send with them, if any.
+    private func prepareHeaders(_ request: APNsRequest) -> HTTP2HeaderBlock? {
+        guard request.hasNotificationHeaders else {
+            request.appendAllHeaders(scheme: scheme, to: &headers)
+            return nil
+        }
+        let key = request.staticKey
+        if staticKey != key || staticBlock == nil {
+            staticBlock = try? APNsRequest.staticFields(key, scheme: scheme)
+            staticKey = key
+        }
+        guard let staticBlock else {
+            request.appendAllHeaders(scheme: scheme, to: &headers)
+            return nil
+        }
+        request.appendVaryingHeaders(to: &headers)
+        return staticBlock
+    }
+
+    /// A connection's answer for `ticket`.
+    private func complete(_ ticket: UInt64, _ result: Result<HTTP2Response, HTTP2RequestFailure>) {
+        guard let index = requests.index(ticket) else { return }
         switch result {
         case .success(let response):
-            let apnsID = response.headers.value(for: "apns-id")
+            let sentID = requests[index].apnsID
+            let apnsID = Self.apnsID(response.headers, sent: sentID)
             var raw = RawResponse(
                 status: response.status, apnsID: apnsID, uniqueID: response.headers.value(for: "apns-unique-id"),
                 body: response.body)
@@ -185,35 +215,42 @@ final class LoopPool: @unchecked Sendable {
                 raw.requestID = response.headers.value(for: "apns-request-id")
                 raw.channelID = response.headers.value(for: "apns-channel-id")
             }
-            job.finish(.success(raw))
+            finish(ticket, .success(raw))
         case .failure(let failure):
-            if !failure.mayHaveBeenProcessed, job.resends < Self.maximumResends, !shuttingDown {
-                job.resends += 1
+            if !failure.mayHaveBeenProcessed, requests[index].resends < Self.maximumResends, !shuttingDown {
+                requests[index].resends += 1
                 counter.resent.add(1, ordering: .relaxed)
-                enqueue(job, atFront: true)
+                enqueue(ticket, atFront: true)
                 drainWaiting()
                 return
             }
             if case .timedOut = failure.kind {
-                job.finish(.failure(.timedOut(afterSeconds: job.timeout.secondsAsDouble)))
+                timedOut(ticket)
             } else {
-                job.finish(.failure(.transport(TransportFailure(
+                finish(ticket, .failure(.transport(TransportFailure(
                     mayHaveReachedAPNs: failure.mayHaveBeenProcessed, message: failure.description))))
             }
         }
+    }
+
+    /// The response's apns-id; the sent string itself when the server echoed it (no new string).
+    static func apnsID(_ headers: HTTP2ReceivedHeaders, sent: String) -> String? {
+        guard let bytes = headers.valueBytes(for: "apns-id") else { return nil }
+        if sent.utf8.elementsEqual(bytes) { return sent }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Connections
 
     private func growIfNeeded() {
         // One connect at a time; draining connections do not count against the limit.
-        guard !shuttingDown, waitingCount > 0, connecting == 0,
-            connections.filter({ $0.isReady }).count < maximumConnections
+        guard !shuttingDown, !waiting.isEmpty, connecting == 0,
+            connections.count(where: { $0.isReady }) < maximumConnections
         else { return }
-        let now = EventLoop.now()
-        if now < nextConnectAt {
+        let wait = backoff.wait(now: EventLoop.now())
+        if wait > 0 {
             if reconnectTimer == nil {
-                reconnectTimer = loop.schedule(after: nextConnectAt - now) { [weak self] in
+                reconnectTimer = loop.schedule(after: wait) { [weak self] in
                     self?.reconnectTimer = nil
                     self?.growIfNeeded()
                 }
@@ -221,17 +258,18 @@ final class LoopPool: @unchecked Sendable {
             return
         }
         connecting += 1
-        _ = HTTP2ClientConnection.open(on: loop, configuration: connectionConfiguration) { [weak self] connection, event in
+        let connection = HTTP2ClientConnection.open(on: loop, configuration: connectionConfiguration) {
+            [weak self] connection, event in
             self?.handle(event, from: connection)
         }
+        connection.onCompletion = { [weak self] _, ticket, result in self?.complete(ticket, result) }
     }
 
     private func handle(_ event: HTTP2ClientConnection.Event, from connection: HTTP2ClientConnection) {
         switch event {
         case .ready:
             connecting -= 1
-            consecutiveFailures = 0
-            nextConnectAt = 0
+            backoff.succeeded()
             connections.append(connection)
             counter.value.add(1, ordering: .relaxed)
             counter.opened.add(1, ordering: .relaxed)
@@ -257,13 +295,10 @@ final class LoopPool: @unchecked Sendable {
     }
 
     private func connectFailed(_ error: HTTP2ConnectionError) {
-        consecutiveFailures += 1
-        let backoff = min(UInt64(100_000_000) << UInt64(min(consecutiveFailures - 1, 9)), 30_000_000_000)
-        nextConnectAt = EventLoop.now() &+ UInt64(Double(backoff) * Double.random(in: 0.5...1.0))
-        while let job = popWaiting() {
-            if let timer = job.timer { loop.cancel(timer) }
-            job.finish(.failure(.transport(TransportFailure(
-                mayHaveReachedAPNs: false, message: "cannot connect to \(connectionConfiguration.host):\(connectionConfiguration.port): \(error)"))))
+        backoff.failed(now: EventLoop.now(), jitter: Double.random(in: 0.5...1.0))
+        let message = "cannot connect to \(connectionConfiguration.host):\(connectionConfiguration.port): \(error)"
+        while let ticket = waiting.popFirst() {
+            finish(ticket, .failure(.transport(TransportFailure(mayHaveReachedAPNs: false, message: message))))
         }
     }
 
@@ -271,10 +306,18 @@ final class LoopPool: @unchecked Sendable {
         shuttingDown = true
         onShutdown = done
         if let reconnectTimer { loop.cancel(reconnectTimer) }
-        while let job = popWaiting() {
-            if let timer = job.timer { loop.cancel(timer) }
-            job.finish(.failure(.shutDown))
+        if let sweepTimer { loop.cancel(sweepTimer) }
+        reconnectTimer = nil
+        sweepTimer = nil
+        while let ticket = waiting.popFirst() {
+            finish(ticket, .failure(.shutDown))
         }
+        while parkedHead < parked.count {
+            parked[parkedHead].continuation.resume(returning: .failure(.shutDown))
+            parkedHead += 1
+        }
+        parked.removeAll()
+        parkedHead = 0
         for connection in connections { connection.close() }
         finishShutdownIfDone()
     }

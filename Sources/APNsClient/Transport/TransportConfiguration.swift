@@ -21,6 +21,9 @@ public struct TransportConfiguration: Sendable, Equatable {
     public var idlePingInterval: Duration?
     /// Close a connection whose PING is not answered within this.
     public var pingTimeout: Duration
+    /// Event loops (threads) for the connections when the transport starts its own; nil: one per
+    /// processor, at most one per connection. One loop keeps a whole bulk send on one thread.
+    public var loopCount: Int? = nil
 
     public init(
         endpoint: APNsEndpoint, caFile: String? = nil, clientIdentity: ClientIdentity? = nil, proxy: String? = nil,

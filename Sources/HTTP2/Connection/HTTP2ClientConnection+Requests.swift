@@ -7,24 +7,48 @@ extension HTTP2ClientConnection {
         headers: HTTP2HeaderBlock?, extraHeaders: HTTP2HeaderBuffer?, body: [UInt8], timeout: Duration?,
         completion: @escaping (Result<HTTP2Response, HTTP2RequestFailure>) -> Void
     ) {
+        let deadline = timeout.map { EventLoop.now() &+ $0.clampedNanoseconds } ?? 0
+        submit(headers: headers, extraHeaders: extraHeaders, body: body, deadline: deadline, completion: .closure(completion))
+    }
+
+    /// Sends a request whose outcome goes to `onCompletion` with `context`, exactly once, on the
+    /// loop (possibly before this returns, if the connection cannot take it). No closure per
+    /// request: for an owner that keeps per-request state in its own slots. `deadline` is on the
+    /// `EventLoop.now()` clock, 0 for none.
+    public func submit(
+        headers: HTTP2HeaderBlock?, extraHeaders: HTTP2HeaderBuffer?, body: [UInt8], deadline: UInt64, context: UInt64
+    ) {
+        submit(headers: headers, extraHeaders: extraHeaders, body: body, deadline: deadline, completion: .context(context))
+    }
+
+    private func submit(
+        headers: HTTP2HeaderBlock?, extraHeaders: HTTP2HeaderBuffer?, body: [UInt8], deadline: UInt64,
+        completion: PendingRequests.Completion
+    ) {
         guard isReady, let session else {
             let error: HTTP2ConnectionError = if case .closed(let reason) = phase { reason } else { .closedLocally }
-            completion(.failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: false)))
+            deliver(completion, .failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: false)))
             return
         }
-        let token = nextToken
-        nextToken &+= 1
-        let streamID: Int32
+        let token = pending.insert(PendingRequests.Entry(completion: completion, streamID: 0, deadline: deadline))
         do {
-            streamID = try session.submitRequest(headers: headers, extraHeaders: extraHeaders, body: body, token: token)
+            let streamID = try session.submitRequest(headers: headers, extraHeaders: extraHeaders, body: body, token: token)
+            pending.setStreamID(streamID, for: token)
         } catch {
-            completion(.failure(HTTP2RequestFailure(kind: .connection(.http2(error)), mayHaveBeenProcessed: false)))
+            _ = pending.remove(token)
+            deliver(completion, .failure(HTTP2RequestFailure(kind: .connection(.http2(error)), mayHaveBeenProcessed: false)))
             return
         }
-        pending[token] = Pending(
-            completion: completion, streamID: streamID, deadline: timeout.map { EventLoop.now() &+ $0.clampedNanoseconds } ?? 0)
-        if timeout != nil, timeoutSweep == nil { scheduleTimeoutSweep() }
+        if deadline != 0, timeoutSweep == nil { scheduleTimeoutSweep() }
         scheduleFlush()
+    }
+
+    /// Hands a request's outcome to whoever waits for it.
+    func deliver(_ completion: PendingRequests.Completion, _ result: Result<HTTP2Response, HTTP2RequestFailure>) {
+        switch completion {
+        case .closure(let closure): closure(result)
+        case .context(let context): onCompletion?(self, context, result)
+        }
     }
 
     /// Flushes once at the end of this loop iteration, however many requests were submitted in it:
@@ -32,7 +56,7 @@ extension HTTP2ClientConnection {
     func scheduleFlush() {
         guard !flushScheduled else { return }
         flushScheduled = true
-        loop.executeSoon { [weak self] in
+        loop.executeBeforeWait { [weak self] in
             guard let self else { return }
             self.flushScheduled = false
             self.flush()
@@ -43,34 +67,31 @@ extension HTTP2ClientConnection {
         timeoutSweep = loop.schedule(after: Self.timeoutGranularity) { [weak self] in
             guard let self else { return }
             self.timeoutSweep = nil
-            let now = EventLoop.now()
-            let expired = self.pending.filter { $0.value.deadline != 0 && $0.value.deadline <= now && !$0.value.timedOut }.map(\.key)
-            for token in expired { self.timeOut(token) }
-            if !self.isClosed, self.pending.values.contains(where: { $0.deadline != 0 && !$0.timedOut }) {
+            for token in self.pending.expired(now: EventLoop.now()) { self.timeOut(token) }
+            if !self.isClosed, self.pending.hasDeadlines {
                 self.scheduleTimeoutSweep()
             }
         }
     }
 
     func timeOut(_ token: UInt64) {
-        guard var entry = pending[token], let session else { return }
-        entry.timedOut = true
-        pending[token] = entry
+        guard let entry = pending[token], let session else { return }
+        pending.markTimedOut(token)
         do {
             try session.resetStream(entry.streamID)
         } catch {
-            pending[token] = nil
-            entry.completion(.failure(HTTP2RequestFailure(kind: .timedOut, mayHaveBeenProcessed: true)))
+            _ = pending.remove(token)
+            deliver(entry.completion, .failure(HTTP2RequestFailure(kind: .timedOut, mayHaveBeenProcessed: true)))
         }
         flush()
     }
 
     func complete(_ token: UInt64, _ result: Result<HTTP2Response, HTTP2RequestFailure>) {
-        guard let entry = pending.removeValue(forKey: token) else { return }
+        guard let entry = pending.remove(token) else { return }
         if entry.timedOut, case .failure = result {
-            entry.completion(.failure(HTTP2RequestFailure(kind: .timedOut, mayHaveBeenProcessed: true)))
+            deliver(entry.completion, .failure(HTTP2RequestFailure(kind: .timedOut, mayHaveBeenProcessed: true)))
         } else {
-            entry.completion(result)
+            deliver(entry.completion, result)
         }
     }
 
@@ -101,9 +122,9 @@ extension HTTP2ClientConnection {
         closeReason = error
         session?.close()  // reports every open stream through didFail(.connectionClosed)
         session?.delegate = nil
-        for (token, entry) in pending {
-            pending[token] = nil
-            entry.completion(.failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: true)))
+        for token in pending.tokens {
+            guard let entry = pending.remove(token) else { continue }
+            deliver(entry.completion, .failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: true)))
         }
         onEvent?(self, .closed(error))
         onEvent = nil

@@ -22,18 +22,17 @@ extension HTTP2ClientConnection {
             completion(.failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: false)))
             return nil
         }
-        let token = nextToken
-        nextToken &+= 1
-        let streamID: Int32
+        let token = pending.insert(PendingRequests.Entry(
+            completion: .closure(completion), streamID: 0, deadline: 0, onHead: onHead, onData: onData))
         do {
-            streamID = try session.submitStreamingRequest(
+            let streamID = try session.submitStreamingRequest(
                 headers: headers, extraHeaders: extraHeaders, body: body, token: token)
+            pending.setStreamID(streamID, for: token)
         } catch {
+            _ = pending.remove(token)
             completion(.failure(HTTP2RequestFailure(kind: .connection(.http2(error)), mayHaveBeenProcessed: false)))
             return nil
         }
-        pending[token] = Pending(
-            completion: completion, streamID: streamID, deadline: 0, onHead: onHead, onData: onData)
         scheduleFlush()
         return token
     }

@@ -71,34 +71,28 @@ public final class HTTP2ClientConnection {
         case closed(HTTP2ConnectionError)
     }
 
-    struct Pending {
-        let completion: (Result<HTTP2Response, HTTP2RequestFailure>) -> Void
-        var streamID: Int32
-        /// When the request times out (monotonic ns); 0 never.
-        var deadline: UInt64
-        var timedOut = false
-        /// Streaming requests: the response head and each body chunk, as they arrive.
-        var onHead: ((HTTP2Response) -> Void)? = nil
-        var onData: (([UInt8]) -> Void)? = nil
-    }
-
     public let loop: EventLoop
     public let configuration: Configuration
     /// Called on the loop for every `Event`.
     public var onEvent: ((HTTP2ClientConnection, Event) -> Void)?
+    /// Called on the loop with the outcome of each request submitted with a `context` (see
+    /// `submit(headers:extraHeaders:body:deadline:context:)`), exactly once per request.
+    public var onCompletion: ((HTTP2ClientConnection, UInt64, Result<HTTP2Response, HTTP2RequestFailure>) -> Void)?
 
-    var phase: Phase = .resolving
+    // SAFETY (`@exclusivity(unchecked)` on `phase`, `session`, `flushScheduled` and `pending`):
+    // loop thread only, read for every request and response; each access is a momentary read or
+    // write, none held across a call that could re-enter the connection.
+    @exclusivity(unchecked) var phase: Phase = .resolving
     var io: ConnectionIO?
-    var session: HTTP2ClientSession?
-    var pending: [UInt64: Pending] = [:]
-    var nextToken: UInt64 = 1
+    @exclusivity(unchecked) var session: HTTP2ClientSession?
+    @exclusivity(unchecked) var pending = PendingRequests()
     var registered = false
     var writeInterest = false
     var connectTimer: TimerID?
     var pingTimer: TimerID?
     var pingDeadline: TimerID?
     var lastActivity: UInt64 = 0
-    var flushScheduled = false
+    @exclusivity(unchecked) var flushScheduled = false
     /// One timer checks request deadlines for the whole connection (instead of one timer per
     /// request): timeouts fire up to `timeoutGranularity` late.
     var timeoutSweep: TimerID?

@@ -25,6 +25,8 @@ private func eventLoopThreadMain(_ argument: UnsafeMutableRawPointer?) -> Unsafe
 extension EventLoop {
     /// The epoll data of the eventfd's registration (descriptor tokens are never all ones).
     static let wakeToken = UInt64.max
+    /// Local batches run at most per iteration before looking at I/O again.
+    static let localRoundsPerIteration = 8
 
     func startThread() throws(SystemError) {
         let retained = Unmanaged.passRetained(self)
@@ -49,8 +51,17 @@ extension EventLoop {
     /// One iteration; false once shutdown was requested (or epoll_wait failed, which means a bug).
     private func runIteration() -> Bool {
         iterations &+= 1
-        runLocalBatch()
-        let timeout = local.isEmpty ? timers.timeoutMilliseconds(now: EventLoop.now()) : 0
+        // Work the batch queues (a resumed task's next step, the flush after a submit) runs before
+        // the next epoll_wait too, for a few rounds: one wake-up carries a request through its
+        // steps with one system call, not one per step (measured: 4 epoll_wait per request in a
+        // bulk send before). The bound keeps I/O and timers from waiting on endless local work.
+        var rounds = 0
+        repeat {
+            runLocalBatch()
+            rounds += 1
+        } while !local.isEmpty && rounds < Self.localRoundsPerIteration
+        runBeforeWait()
+        let timeout = local.isEmpty && beforeWait.isEmpty ? timers.timeoutMilliseconds(now: EventLoop.now()) : 0
         let count: Int
         do {
             count = try System.epollWait(epollFD, into: events, timeout: timeout)
@@ -81,6 +92,14 @@ extension EventLoop {
         swap(&local, &localBatch)
         for index in localBatch.indices { run(localBatch[index]) }
         localBatch.removeAll(keepingCapacity: true)
+    }
+
+    /// Runs the before-wait work queued so far; work it queues waits for the next iteration.
+    private func runBeforeWait() {
+        guard !beforeWait.isEmpty else { return }
+        swap(&beforeWait, &beforeWaitBatch)
+        for index in beforeWaitBatch.indices { beforeWaitBatch[index]() }
+        beforeWaitBatch.removeAll(keepingCapacity: true)
     }
 
     /// Takes everything in the inbox and runs it; returns whether the inbox is still open.
@@ -149,6 +168,9 @@ extension EventLoop {
 
     private func runAllQueued() {
         _ = runInbox()
-        while !local.isEmpty { runLocalBatch() }
+        while !local.isEmpty || !beforeWait.isEmpty {
+            runLocalBatch()
+            runBeforeWait()
+        }
     }
 }

@@ -34,4 +34,12 @@ extension EventLoop {
         preconditionInEventLoop()
         local.append(.closure(work))
     }
+
+    /// Runs `work` on this loop once the work queued here has run (up to a few rounds of it), just
+    /// before the loop waits for I/O again. Loop thread only. For flushes: every request submitted
+    /// while the loop works through what one wake-up brought goes out in one write.
+    public func executeBeforeWait(_ work: @escaping () -> Void) {
+        preconditionInEventLoop()
+        beforeWait.append(work)
+    }
 }

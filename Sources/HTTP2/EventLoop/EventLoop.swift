@@ -2,7 +2,8 @@
 //
 //   other thread --execute--> inbox (Mutex) --eventfd write, only when the inbox goes empty->non-empty--+
 //   loop thread  --execute--> local queue (no lock, no wake-up)                                          |
-//   each iteration: run the local batch -> epoll_wait(0 if local work is left, else until the earliest <-+
+//   each iteration: run the local batch (and what it queues, up to 8 rounds) -> the before-wait
+//                   work (flushes) -> epoll_wait(0 if local work is left, else until the earliest <-+
 //                   timer) -> I/O handlers -> if the eventfd fired: reset it, then drain and run the inbox
 //                   -> expired timers
 // The eventfd is reset *before* the inbox is drained, so a submitter that finds the inbox empty after
@@ -41,8 +42,14 @@ public final class EventLoop: @unchecked Sendable {
     let remoteTimerCounter = Atomic<UInt64>(0)
 
     // Loop-owned.
-    var local: [LoopWork] = []
-    var localBatch: [LoopWork] = []
+    // SAFETY (`@exclusivity(unchecked)`): loop thread only; every access is momentary (an append, a
+    // swap, one element read before running it), so none overlaps another. Dynamic checks here
+    // cost about 3% of a client request (measured with callgrind).
+    @exclusivity(unchecked) var local: [LoopWork] = []
+    @exclusivity(unchecked) var localBatch: [LoopWork] = []
+    /// Run once per iteration after the local work, right before waiting for I/O (flushes).
+    @exclusivity(unchecked) var beforeWait: [() -> Void] = []
+    @exclusivity(unchecked) var beforeWaitBatch: [() -> Void] = []
     var inboxBatch: [InboxWork] = []
     var timers = TimerHeap()
     var remoteTimers: [UInt64: TimerID] = [:]

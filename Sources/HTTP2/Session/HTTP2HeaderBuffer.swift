@@ -72,6 +72,24 @@ public struct HTTP2HeaderBuffer: Sendable {
         if isPseudo { pseudoCount += 1 }
     }
 
+    /// Appends a field from raw bytes, its value in two parts (`valuePrefix`, then `value`; for
+    /// `/3/device/` and a token, say): straight copies, for the hot path.
+    public mutating func append(
+        name: UnsafeRawBufferPointer, valuePrefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+        value: UnsafeRawBufferPointer, neverIndex: Bool = false
+    ) {
+        let start = bytes.count
+        bytes.append(contentsOf: name)
+        if !valuePrefix.isEmpty { bytes.append(contentsOf: valuePrefix) }
+        bytes.append(contentsOf: value)
+        let isPseudo = name.first == UInt8(ascii: ":")
+        entries.append(
+            Entry(
+                start: start, nameCount: name.count, valueCount: valuePrefix.count + value.count,
+                neverIndex: neverIndex, isPseudo: isPseudo))
+        if isPseudo { pseudoCount += 1 }
+    }
+
     /// The fields as ``HTTP2Header`` values (allocates; for tests and diagnostics).
     public var headers: [HTTP2Header] {
         entries.map { entry in

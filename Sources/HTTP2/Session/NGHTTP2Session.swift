@@ -61,8 +61,9 @@ final class NGHTTP2Session {
     /// nghttp2's last error message (error_callback2), for a GOAWAY that carries no reason.
     var lastLibraryMessage = ""
     /// Reused nghttp2_nv array for submits, and ":status" plus three digits for responses.
-    var fieldScratch = UnsafeMutablePointer<nghttp2_nv>.allocate(capacity: 16)
-    var fieldCapacity = 16
+    /// (Unchecked exclusivity: used only inside one submit at a time, see the SAFETY note above.)
+    @exclusivity(unchecked) var fieldScratch = UnsafeMutablePointer<nghttp2_nv>.allocate(capacity: 16)
+    @exclusivity(unchecked) var fieldCapacity = 16
     let statusScratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 12)
 
     init(role: Role, configuration: HTTP2SessionConfiguration) throws(HTTP2Error) {

@@ -1,4 +1,5 @@
 import APNs
+import Synchronization
 
 /// One line of a bulk NDJSON request stream: `{"token": "...", "payload": {...}}` with, optionally,
 /// any header by its APNs name; absent headers take the command line's defaults.
@@ -9,6 +10,8 @@ struct BulkRequestDecoder {
     var priority: String?
     var expiration: String?
     var collapseID: String?
+    /// Push types inferred so far (see `inferredPushType`).
+    let lintCache = LintCache()
 
     static let headerKeys: Set<String> = [
         "apns-topic", "apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id", "apns-id",
@@ -21,9 +24,26 @@ struct BulkRequestDecoder {
         var description: String { "line \(line): \(message)" }
     }
 
-    /// Decodes one line (without its newline) into a notification, checked with the linter's
-    /// APNs-rejection rules (errors only; warnings are the caller's to count).
-    func decode(_ line: some Collection<UInt8>, number: Int) throws(LineError) -> Notification {
+    /// Decodes one line (without its newline) into a notification. Lines in the common shape are
+    /// read by a byte-level scan (`BulkLineScanner`); the others are parsed fully, which also
+    /// words the error for a bad line. The push type, when neither the line nor the command line
+    /// gives one, is the linter's inference, cached by payload bytes and topic.
+    func decode(_ line: [UInt8], number: Int) throws(LineError) -> Notification {
+        if let fields = BulkLineScanner.scan(line) {
+            guard let tokenText = fields.token else {
+                throw LineError(line: number, message: "\"token\" is missing or not a string")
+            }
+            guard let payload = fields.payload else {
+                throw LineError(line: number, message: "\"payload\" is missing or not an object")
+            }
+            return try build(
+                number: number, tokenText: tokenText, payload: Array(payload)
+            ) { name, fallback in fields.header(name) ?? fallback }
+        }
+        return try decodeParsed(line, number: number)
+    }
+
+    private func decodeParsed(_ line: [UInt8], number: Int) throws(LineError) -> Notification {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: line)
@@ -36,39 +56,75 @@ struct BulkRequestDecoder {
         for key in object.keys where key != "token" && key != "payload" && !Self.headerKeys.contains(key) {
             throw LineError(line: number, message: "unknown key '\(key)'; use token, payload and apns-* header names")
         }
-        func header(_ name: String, _ fallback: String?) throws(LineError) -> String? {
-            guard let value = object[name] else { return fallback }
-            if let text = value.stringValue { return text }
-            if let number = value.numberValue, number.isInteger { return number.text }
-            throw LineError(line: number, message: "\(name) must be a string, not \(value.kindDescription)")
-        }
         guard let tokenText = object["token"]?.stringValue else {
             throw LineError(line: number, message: "\"token\" is missing or not a string")
         }
         guard let payload = object["payload"], payload.objectValue != nil else {
             throw LineError(line: number, message: "\"payload\" is missing or not an object")
         }
+        for key in Self.headerKeys {
+            guard let value = object[key], value.stringValue == nil else { continue }
+            if let number = value.numberValue, number.isInteger { continue }
+            throw LineError(line: number, message: "\(key) must be a string, not \(value.kindDescription)")
+        }
+        return try build(number: number, tokenText: tokenText, payload: payload.encoded()) { name, fallback in
+            guard let value = object[name] else { return fallback }
+            return value.stringValue ?? value.numberValue?.text
+        }
+    }
+
+    /// The notification from a line's parts; `header(name, fallback)` is the line's value for a
+    /// header, else the fallback (the command line's).
+    private func build(
+        number: Int, tokenText: String, payload: [UInt8], header: (String, String?) -> String?
+    ) throws(LineError) -> Notification {
         do {
-            let pushTypeText = try header("apns-push-type", pushType)
-            let body = EncodedPayload(bytes: payload.encoded())
+            let topicText = header("apns-topic", topic)
+            let body = EncodedPayload(bytes: payload)
             let inferred: PushType
-            if let pushTypeText {
+            if let pushTypeText = header("apns-push-type", pushType) {
                 inferred = try PushType(headerValue: pushTypeText)
             } else {
-                inferred = Linter.lint(LintRequest(payload: body.bytes, topic: try header("apns-topic", topic))).pushType ?? .alert
+                inferred = inferredPushType(body, topic: topicText)
             }
             return Notification(
-                token: try DeviceToken(hex: tokenText), topic: try header("apns-topic", topic).map(Topic.init),
+                token: try DeviceToken(hex: tokenText), topic: try topicText.map(Topic.init),
                 pushType: inferred, priority: try header("apns-priority", priority).map(Priority.init(headerValue:)),
                 expiration: try header("apns-expiration", expiration).map(Expiration.init(headerValue:)),
                 collapseID: try header("apns-collapse-id", collapseID).map(CollapseID.init),
                 apnsID: try header("apns-id", nil).map(APNsID.init), payload: body)
-        } catch let error as FieldError {
-            throw LineError(line: number, message: error.description)
-        } catch let error as LineError {
-            throw error
         } catch {
-            throw LineError(line: number, message: "\(error)")
+            throw LineError(line: number, message: error.description)
         }
     }
+
+    /// The push type the linter infers for a payload (alert when it cannot tell), remembered by
+    /// the exact payload bytes and topic: a file of identical requests is linted once.
+    private func inferredPushType(_ payload: EncodedPayload, topic: String?) -> PushType {
+        let key = LintCacheKey(payload: payload.bytes, topic: topic)
+        if let known = lintCache.pushTypes.withLock({ $0[key] }) { return known }
+        let inferred = Linter.lint(LintRequest(payload: payload.bytes, topic: topic)).pushType ?? .alert
+        lintCache.pushTypes.withLock { cache in
+            if cache.count >= LintCache.capacity { cache.removeAll(keepingCapacity: true) }
+            cache[key] = inferred
+        }
+        return inferred
+    }
+}
+
+/// What the inference depends on. Hashes the payload as one block of bytes (not byte by byte).
+struct LintCacheKey: Hashable {
+    let payload: [UInt8]
+    let topic: String?
+
+    func hash(into hasher: inout Hasher) {
+        payload.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(topic)
+    }
+}
+
+/// Lint verdicts by exact input, shared by copies of a decoder.
+final class LintCache: Sendable {
+    static let capacity = 1024
+    let pushTypes = Mutex<[LintCacheKey: PushType]>([:])
 }

@@ -20,7 +20,9 @@ struct BulkSend {
             return ExitStatus.failure
         }
         do {
-            client = try Sender(options: options, context: context).makeClient(defaultConnections: 4)
+            // One loop: reading, decoding, sending and printing all on one thread, with no hop
+            // between threads per notification (measured faster than spreading over loops).
+            client = try Sender(options: options, context: context).makeClient(defaultConnections: 4, loopCount: 1)
         } catch {
             context.standardError("herald send: \(error)\n")
             return ExitStatus.failure

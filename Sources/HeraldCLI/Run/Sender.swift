@@ -20,18 +20,19 @@ struct Sender {
     }
 
     /// The client for these options; errors are worded for the user.
-    func makeClient(defaultConnections: Int) throws(APNsClientError) -> APNsClient {
+    /// `loopCount`: event loops for the transport (nil: its default).
+    func makeClient(defaultConnections: Int, loopCount: Int? = nil) throws(APNsClientError) -> APNsClient {
         try Self.makeClient(
             credentials: options.credentials, endpoint: try Self.endpoint(for: options), caFile: options.caFile,
             proxy: options.proxy, connections: options.connections ?? defaultConnections, retries: options.retries ?? 2,
-            timeoutSeconds: options.timeoutSeconds, context: context)
+            timeoutSeconds: options.timeoutSeconds, loopCount: loopCount, context: context)
     }
 
     /// A client with these credentials over a transport to `endpoint` (shared by `herald send`,
     /// its `--channel` broadcasts and `herald channels`).
     static func makeClient(
         credentials choice: SendOptions.Credentials, endpoint: APNsEndpoint, caFile: String?, proxy: String?,
-        connections: Int, retries: Int, timeoutSeconds: Double?, context: CommandContext
+        connections: Int, retries: Int, timeoutSeconds: Double?, loopCount: Int? = nil, context: CommandContext
     ) throws(APNsClientError) -> APNsClient {
         let credentials: APNsClient.Credentials
         var identity: TransportConfiguration.ClientIdentity?
@@ -57,8 +58,10 @@ struct Sender {
                 ?? .pkcs12(path: path, password: password)
         }
         let proxy = proxy ?? context.environment["HTTPS_PROXY"] ?? context.environment["https_proxy"]
-        let transport = try context.makeTransport(TransportConfiguration(
-            endpoint: endpoint, caFile: caFile, clientIdentity: identity, proxy: proxy, maximumConnections: connections))
+        var configuration = TransportConfiguration(
+            endpoint: endpoint, caFile: caFile, clientIdentity: identity, proxy: proxy, maximumConnections: connections)
+        configuration.loopCount = loopCount
+        let transport = try context.makeTransport(configuration)
         return APNsClient(
             endpoint: endpoint, credentials: credentials, transport: transport,
             retryPolicy: RetryPolicy(maximumAttempts: retries + 1),

@@ -1,0 +1,93 @@
+import APNs
+import HTTP2
+
+// The request's headers as the transport sends them: `:method`, `:scheme`, `:authority` and
+// `authorization` are the same for every request to an endpoint (until the provider token is
+// refreshed), so the transport keeps them in one NO_COPY block (`staticFields`); the rest is
+// written straight from the notification's values into a reused byte buffer, without building a
+// string per header.
+
+extension APNsRequest {
+    /// What the static block holds: `:method`, `:scheme`, `:authority` and, with token auth,
+    /// `authorization`. Two requests with equal keys share a block.
+    struct StaticKey: Equatable {
+        let authority: String
+        let authorization: String?
+    }
+
+    var staticKey: StaticKey { StaticKey(authority: authority, authorization: authorization) }
+
+    /// The static block for `key` (`scheme` is the endpoint's).
+    static func staticFields(_ key: StaticKey, scheme: String) throws(HTTP2Error) -> HTTP2HeaderBlock {
+        var headers = [HTTP2Header(":method", "POST"), HTTP2Header(":scheme", scheme), HTTP2Header(":authority", key.authority)]
+        if let authorization = key.authorization { headers.append(HTTP2Header("authorization", authorization)) }
+        return try HTTP2HeaderBlock(headers)
+    }
+
+    /// Appends the headers that change from request to request (`:path`, the `apns-*` headers) to
+    /// `buffer`, in the order APNs documents them. Values that identify one notification are sent
+    /// never-indexed, so they do not churn the HPACK table.
+    func appendVaryingHeaders(to buffer: inout HTTP2HeaderBuffer) {
+        guard let notification = self.notification else { return }
+        Self.bytes(of: notification.token.hex) { token in
+            Self.append(":path", valuePrefix: "/3/device/", token, neverIndex: true, to: &buffer)
+        }
+        Self.append("apns-push-type", notification.pushType.rawValue, to: &buffer)
+        if let topic = notification.topic { Self.append("apns-topic", topic.value, to: &buffer) }
+        if let priority = notification.priority {
+            let value: StaticString =
+                switch priority {
+                case .immediate: "10"
+                case .powerConsiderate: "5"
+                case .low: "1"
+                }
+            value.withUTF8Buffer { Self.append("apns-priority", UnsafeRawBufferPointer($0), to: &buffer) }
+        }
+        if let expiration = notification.expiration {
+            Self.append("apns-expiration", expiration.headerValue, neverIndex: true, to: &buffer)
+        }
+        if let collapseID = notification.collapseID {
+            Self.append("apns-collapse-id", collapseID.value, neverIndex: true, to: &buffer)
+        }
+        Self.append("apns-id", apnsID, neverIndex: true, to: &buffer)
+    }
+
+    /// Appends every header of a request whose headers were replaced through `headers` (no static
+    /// block), `:scheme` being the endpoint's.
+    func appendAllHeaders(scheme: String, to buffer: inout HTTP2HeaderBuffer) {
+        for (name, value) in headers {
+            if name == ":scheme" {
+                buffer.append(name, scheme)
+                continue
+            }
+            let neverIndex = name == ":path" || name == "apns-id" || name == "apns-expiration" || name == "apns-collapse-id"
+            buffer.append(name, value, neverIndex: neverIndex)
+        }
+    }
+
+    private static func append(
+        _ name: StaticString, _ value: String, neverIndex: Bool = false, to buffer: inout HTTP2HeaderBuffer
+    ) {
+        bytes(of: value) { append(name, $0, neverIndex: neverIndex, to: &buffer) }
+    }
+
+    private static func append(
+        _ name: StaticString, valuePrefix: StaticString = "", _ value: UnsafeRawBufferPointer, neverIndex: Bool = false,
+        to buffer: inout HTTP2HeaderBuffer
+    ) {
+        name.withUTF8Buffer { name in
+            valuePrefix.withUTF8Buffer { prefix in
+                buffer.append(
+                    name: UnsafeRawBufferPointer(name), valuePrefix: UnsafeRawBufferPointer(prefix), value: value,
+                    neverIndex: neverIndex)
+            }
+        }
+    }
+
+    /// Runs `body` over the string's UTF-8 bytes without copying them when they are contiguous.
+    private static func bytes(of string: String, _ body: (UnsafeRawBufferPointer) -> Void) {
+        if string.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) != nil { return }
+        var copy = string
+        copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+}

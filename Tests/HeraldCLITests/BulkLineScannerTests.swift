@@ -1,0 +1,75 @@
+import APNs
+import Testing
+
+@testable import HeraldCLI
+
+/// The byte-level reading of bulk request lines: it agrees with the full JSON parse on every line
+/// it accepts, and leaves every other line to it.
+@Suite(.timeLimit(.minutes(1)))
+struct BulkLineScannerTests {
+    static let token = String(repeating: "ab", count: 32)
+    static let decoder = BulkRequestDecoder(topic: "com.example.app", pushType: nil, priority: nil, expiration: nil, collapseID: nil)
+
+    /// The notification the full parse gives, for comparison.
+    static func parsed(_ line: String) throws -> Notification {
+        let object = try #require(try JSONValue(parsing: Array(line.utf8)).objectValue)
+        let token = try #require(object["token"]?.stringValue)
+        let payload = try #require(object["payload"])
+        func header(_ name: String) -> String? { object[name].flatMap { $0.stringValue ?? $0.numberValue?.text } }
+        let body = EncodedPayload(bytes: payload.encoded())
+        let pushType = try header("apns-push-type").map(PushType.init(headerValue:))
+            ?? Linter.lint(LintRequest(payload: body.bytes, topic: header("apns-topic") ?? "com.example.app")).pushType ?? .alert
+        return Notification(
+            token: try DeviceToken(hex: token), topic: try Topic(header("apns-topic") ?? "com.example.app"), pushType: pushType,
+            priority: try header("apns-priority").map(Priority.init(headerValue:)),
+            expiration: try header("apns-expiration").map(Expiration.init(headerValue:)),
+            collapseID: try header("apns-collapse-id").map(CollapseID.init), apnsID: try header("apns-id").map(APNsID.init),
+            payload: body)
+    }
+
+    @Test(arguments: [
+        #"{"token":"\#(token)","payload":{"aps":{"alert":{"title":"Order shipped","body":"On its way."},"sound":"default"}}}"#,
+        #"{"payload":{"aps":{"content-available":1}},"token":"\#(token)","apns-push-type":"background","apns-priority":5}"#,
+        #" { "token" : "\#(token)" , "payload" : {"aps":{"alert":"x","badge":-12,"x":[1.5e3,true,false,null,{}]}} } "#,
+        #"{"token":"\#(token)","payload":{"aps":{"alert":"x"}},"apns-expiration":0,"apns-collapse-id":"c1","apns-id":"123e4567-e89b-12d3-a456-426655440000","apns-topic":"com.example.other"}"#,
+    ])
+    func readsTheCommonShapeLikeTheFullParse(_ line: String) throws {
+        #expect(BulkLineScanner.scan(Array(line.utf8)) != nil, "the fast path should take this line")
+        let notification = try Self.decoder.decode(Array(line.utf8), number: 1)
+        #expect(notification == (try Self.parsed(line)))
+    }
+
+    @Test(arguments: [
+        #"{"token":"\#(token)","payload":{"aps":{"alert":"caf\u00e9"}}}"#,  // an escape
+        #"{"token":"\#(token)","payload":{"aps":{"alert":"café"}}}"#,  // not ASCII
+        #"{"token":"\#(token)","payload":{ "aps":{"alert":"x"}}}"#,  // whitespace inside the payload
+        #"{"token":"\#(token)","token":"\#(token)","payload":{}}"#,  // a repeated key
+        #"{"token":"\#(token)","payload":{},"extra":1}"#,  // an unknown key
+        #"{"token":"\#(token)","payload":{"aps":{"badge":01}}}"#,  // a leading zero
+        #"{"token":"\#(token)","payload":{"aps":{"alert":"x"}}"#,  // unbalanced
+        #"{"token":"\#(token)","payload":{"aps":{"alert":"x"}},"apns-priority":5.0}"#,  // not an integer
+        #"{"token":"\#(token)","payload":[1]}"#,  // payload not an object
+        #"not json"#,
+    ])
+    func leavesEveryOtherLineToTheFullParse(_ line: String) {
+        #expect(BulkLineScanner.scan(Array(line.utf8)) == nil)
+    }
+
+    @Test func repeatedPayloadsAreLintedOnceAndStillInferred() throws {
+        let decoder = BulkRequestDecoder(topic: "com.example.app", pushType: nil, priority: nil, expiration: nil, collapseID: nil)
+        let background = #"{"token":"\#(Self.token)","payload":{"aps":{"content-available":1}}}"#
+        let alert = #"{"token":"\#(Self.token)","payload":{"aps":{"alert":"hi"}}}"#
+        for _ in 0..<3 {
+            #expect(try decoder.decode(Array(background.utf8), number: 1).pushType == .background)
+            #expect(try decoder.decode(Array(alert.utf8), number: 2).pushType == .alert)
+        }
+        #expect(decoder.lintCache.pushTypes.withLock { $0.count } == 2)
+    }
+
+    @Test func aBadFieldInTheCommonShapeIsStillALineError() {
+        let line = #"{"token":"zz","payload":{"aps":{"alert":"x"}}}"#
+        #expect(BulkLineScanner.scan(Array(line.utf8)) != nil)
+        let error = #expect(throws: BulkRequestDecoder.LineError.self) { try Self.decoder.decode(Array(line.utf8), number: 7) }
+        #expect(error?.description.hasPrefix("line 7: token:") == true, "\(String(describing: error))")
+    }
+}
