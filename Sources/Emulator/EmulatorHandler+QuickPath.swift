@@ -56,7 +56,9 @@ final class QuickPathState {
     /// Appends one answer header.
     func append(_ name: [UInt8], _ value: [UInt8]) {
         name.withUnsafeBufferPointer { name in
-            value.withUnsafeBufferPointer { value in headers.append(name: name, value: value) }
+            value.withUnsafeBufferPointer { value in
+                headers.append(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value))
+            }
         }
     }
 }

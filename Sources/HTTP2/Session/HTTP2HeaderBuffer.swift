@@ -43,20 +43,6 @@ public struct HTTP2HeaderBuffer: Sendable {
         append(name: header.name, value: header.value, neverIndex: header.neverIndex)
     }
 
-    /// Appends a field from bytes: the same as the generic `append(name:value:neverIndex:)`, without
-    /// its per-element cost when called from another module (a server's hot path).
-    public mutating func append(
-        name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, neverIndex: Bool = false
-    ) {
-        let start = bytes.count
-        bytes.append(contentsOf: name)
-        bytes.append(contentsOf: value)
-        let isPseudo = name.first == UInt8(ascii: ":")
-        entries.append(
-            Entry(start: start, nameCount: name.count, valueCount: value.count, neverIndex: neverIndex, isPseudo: isPseudo))
-        if isPseudo { pseudoCount += 1 }
-    }
-
     public mutating func append(
         name: some Collection<UInt8>, value: some Collection<UInt8>, neverIndex: Bool = false
     ) {
