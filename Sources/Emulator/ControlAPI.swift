@@ -19,6 +19,7 @@ struct ControlAPI {
     let server: ServerReference
     let clock: @Sendable () -> Int
     var store: StoreStatus? = nil
+    var devices: DeviceRegistry? = nil
 
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
         let (route, query) = Self.split(request.path ?? "")
@@ -50,6 +51,14 @@ struct ControlAPI {
                 }
                 guard faults.remove(id: id) else { return Self.error(responder, 404, "FaultNotFound", nil) }
                 _ = responder.respond(status: 204)
+            case "devices":
+                guard method == "GET" else { return Self.methodNotAllowed(responder) }
+                let known: Set = ["topic"]
+                if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
+                    throw ControlRequestError(field: unknown, "is not a filter (known: topic)")
+                }
+                let list = devices?.summaries(bundleID: query["topic"]) ?? []
+                Self.json(responder, 200, .object(JSONObject([.init(key: "devices", value: .array(list.map(\.json)))])))
             case "stats":
                 guard method == "GET" else { return Self.methodNotAllowed(responder) }
                 Self.json(responder, 200, stats())
@@ -59,7 +68,13 @@ struct ControlAPI {
                 guard let parsed = try? DeviceToken(hex: token) else {
                     return Self.error(responder, 400, "BadDeviceToken", "'\(token)' is not a device token (hex, even length)")
                 }
-                tokens.unregister(parsed.hex, at: clock() * 1000)
+                // A simulated device goes the whole way (its stream ends, all its tokens answer 410);
+                // any other token is simply marked.
+                if let devices, devices.route(for: parsed.hex)?.kind == .device {
+                    try? devices.unregister(parsed.hex)
+                } else {
+                    tokens.unregister(parsed.hex, at: clock() * 1000)
+                }
                 _ = responder.respond(status: 204)
             default:
                 Self.error(responder, 404, "BadPath", "no control route \(route)")
@@ -117,6 +132,7 @@ struct ControlAPI {
                 .init(key: "accepted", value: .number(JSONNumber(server.acceptedTotal))),
             ]))
         }
+        if let devices { object["devices"] = .number(JSONNumber(devices.deviceCount)) }
         object["deliveryLog"] = .object(JSONObject([
             .init(key: "kept", value: .number(JSONNumber(log.keptCount))),
             .init(key: "capacity", value: .number(JSONNumber(log.capacity))),

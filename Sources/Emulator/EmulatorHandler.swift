@@ -71,7 +71,8 @@ final class EmulatorHandler: HTTP2RequestHandler {
         if faults.isEmpty, answerQuickly(request, responder: responder) { return }
         let path = request.path ?? ""
         if path.hasPrefix("/control/v1/") {
-            ControlAPI(log: log, tokens: tokens, faults: faults, server: server, clock: clock, store: storeStatus)
+            ControlAPI(
+                log: log, tokens: tokens, faults: faults, server: server, clock: clock, store: storeStatus, devices: devices)
                 .handle(request, responder: responder)
             return
         }

@@ -178,3 +178,51 @@ struct DeviceStreamTests {
         }
     }
 }
+
+/// The control API's view of simulated devices, and its unregister for them.
+@Suite(.timeLimit(.minutes(1)))
+struct DeviceControlTests {
+    @Test func devicesAreListedWithWhatWaitsForThem() async throws {
+        try await withDeviceEmulator { harness in
+            let listening = try await harness.register()
+            let away = try await harness.register("com.example.other")
+            let activity = try await listening.registerToken(.liveActivity)
+            try await away.subscribe(channelID: "dGVhbS1zY29yZQ==")
+            var stream = listening.notifications().makeAsyncIterator()
+            await harness.emulator.devices.waitForPresence(listening.token, online: true)
+            _ = try await harness.push(to: away.token, topic: "com.example.other").get()
+
+            let answer = try await ControlClient.request(method: "GET", port: harness.emulator.port, path: "/control/v1/devices")
+            #expect(answer.status == 200)
+            let devices = try JSONValue(parsing: answer.body)["devices"]?.arrayValue ?? []
+            let byToken = Dictionary(uniqueKeysWithValues: devices.compactMap { device in
+                device["token"]?.stringValue.map { ($0, device) }
+            })
+            #expect(byToken.count == 2)
+            #expect(byToken[listening.token]?["online"] == true)
+            #expect(byToken[listening.token]?["tokens"]?.arrayValue?.first?["token"]?.stringValue == activity)
+            #expect(byToken[away.token]?["online"] == false)
+            #expect(byToken[away.token]?["storedNotifications"] == 1)
+            #expect(byToken[away.token]?["subscriptions"]?.arrayValue == ["com.example.other/dGVhbS1zY29yZQ=="])
+            let filtered = try await ControlClient.get(port: harness.emulator.port, path: "/control/v1/devices?topic=com.example.other")
+            #expect(try JSONValue(parsing: filtered)["devices"]?.arrayValue?.count == 1)
+
+            // Unregistering a device through the control API ends its stream and kills every token.
+            let unregistered = try await ControlClient.request(
+                method: "POST", port: harness.emulator.port, path: "/control/v1/devices/\(listening.token)/unregister")
+            #expect(unregistered.status == 204)
+            #expect(try await stream.next() == nil, "the device's stream ends")
+            let result = try await harness.push(to: activity)
+            #expect(result.failure?.status == 410)
+            listening.close()
+            away.close()
+        }
+    }
+}
+
+extension Result where Failure == APNsClientError {
+    var failure: APNsRejection? {
+        if case .failure(.rejected(let rejection)) = self { return rejection }
+        return nil
+    }
+}
