@@ -32,7 +32,11 @@ struct BulkSend {
             decoder: BulkRequestDecoder(
                 topic: options.topic, pushType: options.pushType, priority: options.priority,
                 expiration: options.expiration, collapseID: options.collapseID))
-        let printer = ResultPrinter(options: options, context: context)
+        // Result lines go out in blocks of up to 64 KiB (one write each), not one write per line.
+        let output = BufferedOutput(context.standardOutput)
+        var bufferedContext = context
+        bufferedContext.standardOutput = { output.write($0) }
+        let printer = ResultPrinter(options: options, context: bufferedContext)
         let progress = context.standardErrorIsTerminal && !options.json ? Progress(reader: reader) : nil
         let started = ContinuousClock.now
         if options.dryRun {
@@ -40,11 +44,14 @@ struct BulkSend {
                 printer.print(notification, .success(APNsResponse(apnsID: notification.apnsID?.value ?? "-", uniqueID: nil)))
             }
         } else {
-            await client.sendAll(requests, concurrency: options.concurrency ?? 1000) { notification, result in
+            // The bulk path: lines are read, decoded, sent and printed on the transport's loop,
+            // with no task per notification.
+            await client.sendEach(concurrency: options.concurrency ?? 1000, next: requests.next) { notification, result in
                 printer.print(notification, result)
                 progress?.update(client.metrics, invalid: requests.invalid, started: started)
             }
         }
+        output.flush()
         progress?.finish()
         var metrics = client.metrics
         await client.shutdown()
