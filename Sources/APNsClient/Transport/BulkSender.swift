@@ -99,7 +99,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     }
 
     private func send(_ index: Int) {
-        guard let entry = entries[index] else { return }
+        guard entries[index] != nil else { return }
         var token: ProviderToken?
         if case .token(let cache) = client.credentials {
             do {
@@ -110,25 +110,26 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
             }
         }
         entries[index]?.token = token
-        let request = APNsRequest(
-            notification: entry.notification, authority: client.authority, authorization: token?.authorization)
+        guard let notification = entries[index]?.notification else { return }
+        let request = APNsRequest(notification: notification, authority: client.authority, authorization: token?.authorization)
         client.recorder.wroteRequest()
         pool.perform(request, timeout: client.requestTimeout, completion: .handler(self, tag: index))
     }
 
     func requestFinished(_ tag: Int, _ raw: Result<RawResponse, APNsClientError>) {
         assert(pool.loop.inEventLoop)
-        guard let entry = entries[tag] else { return }
+        // Fields are read in place: copying an entry costs a retain per string it holds.
+        guard let attempt = entries[tag]?.attempt else { return }
         let result = raw.flatMap { raw in
             ResponseDecoder.decode(
-                status: raw.status, apnsID: raw.apnsID ?? entry.notification.apnsID?.value, uniqueID: raw.uniqueID,
+                status: raw.status, apnsID: raw.apnsID ?? entries[tag]?.notification.apnsID?.value, uniqueID: raw.uniqueID,
                 body: raw.body)
         }
         guard case .failure(let error) = result else {
             finish(tag, result)
             return
         }
-        if error.reason == .expiredProviderToken, !entry.resigned, let token = entry.token,
+        if error.reason == .expiredProviderToken, entries[tag]?.resigned == false, let token = entries[tag]?.token,
             case .token(let cache) = client.credentials, (try? cache.refresh(after: token)) != nil
         {
             entries[tag]?.resigned = true
@@ -137,15 +138,17 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
             return
         }
         let random = Double.random(in: 0...1)
-        if let delay = client.retryPolicy.delay(afterAttempt: entry.attempt, failingWith: error, random: { random }) {
+        if let delay = client.retryPolicy.delay(afterAttempt: attempt, failingWith: error, random: { random }) {
             entries[tag]?.attempt += 1
             client.recorder.retried()
             _ = pool.loop.schedule(after: delay.clampedNanoseconds) { [self] in send(tag) }
             return
         }
-        if case .rejected(let rejection) = error, rejection.reason.prunesToken {
-            client.onPrunableToken?(APNsClient.PrunableToken(
-                token: entry.notification.token, topic: entry.notification.topic, reason: rejection.reason,
+        if case .rejected(let rejection) = error, rejection.reason.prunesToken, let onPrunableToken = client.onPrunableToken,
+            let notification = entries[tag]?.notification
+        {
+            onPrunableToken(APNsClient.PrunableToken(
+                token: notification.token, topic: notification.topic, reason: rejection.reason,
                 invalidSinceMilliseconds: rejection.timestampMilliseconds))
         }
         finish(tag, result)
@@ -153,8 +156,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
 
     /// The one place a notification ends.
     private func finish(_ index: Int, _ result: Outcome) {
-        guard let entry = entries[index] else { return }
-        entries[index] = nil
+        guard let entry = entries[index].take() else { return }
         free.append(index)
         inFlight -= 1
         let elapsed = ContinuousClock.now - entry.started
