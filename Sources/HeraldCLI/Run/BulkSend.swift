@@ -51,7 +51,6 @@ struct BulkSend {
                 progress?.update(client.metrics, invalid: requests.invalid, started: started)
             }
         }
-        output.flush()
         progress?.finish()
         var metrics = client.metrics
         await client.shutdown()
@@ -61,6 +60,7 @@ struct BulkSend {
         }
         let elapsed = ContinuousClock.now - started
         printer.summary(metrics, elapsedSeconds: elapsed.secondsAsDouble)
+        output.flush()  // the results and, with --json, the summary
         if let readError = requests.readError {
             context.standardError("herald send: --requests: \(readError); the lines before it were sent\n")
             return ExitStatus.failure
