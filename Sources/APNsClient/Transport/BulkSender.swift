@@ -53,6 +53,12 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         self.onResult = onResult
     }
 
+    deinit {
+        // Only when the loop stopped with a retry timer pending (the transport was shut down
+        // during the send): the timer and its reference went away. Do not leave the caller waiting.
+        done?.resume()
+    }
+
     /// Starts sending on the pool's loop; `done` is resumed once every notification has ended.
     func start(_ done: CheckedContinuation<Void, Never>) {
         assert(pool.loop.inEventLoop)
