@@ -64,7 +64,8 @@ struct BulkSenderTests {
         var sent = 0
         let notifications = try (0..<10).map { index in
             APNs.Notification(
-                token: try DeviceToken(hex: index == 0 ? Self.rejected : Self.token), topic: try Topic("com.example.app"),
+                token: try DeviceToken(hex: index == 0 ? Self.rejected : Self.token),
+                topic: try Topic("com.example.app"),
                 payload: Payload.alert(body: "bulk \(index)"))
         }
         await world.client.sendEach(concurrency: 64) {
@@ -89,7 +90,8 @@ struct BulkSenderTests {
         #expect(tally.failed == scenario.failures)
         #expect(tally.succeeded == total - scenario.failures.values.reduce(0, +))
         let metrics = world.client.metrics
-        #expect(metrics.succeeded == tally.succeeded && metrics.failed == total - tally.succeeded && metrics.inFlight == 0)
+        #expect(
+            metrics.succeeded == tally.succeeded && metrics.failed == total - tally.succeeded && metrics.inFlight == 0)
         #expect(world.emulator.log.counts.byStatus[200] == tally.succeeded, "each success was accepted once")
         if scenario.name.hasPrefix("refused") {
             // The pool resends a refused request up to 5 times; refused again, it fails as never
@@ -127,7 +129,8 @@ struct BulkSenderTests {
     @Test func anUnreachableServerFailsEveryNotification() async throws {
         let port = try Nghttpd.freePort()  // nothing listens there: connects are refused
         let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(port)")
-        let transport = try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint, maximumConnections: 1))
+        let transport = try HTTP2Transport(
+            configuration: TransportConfiguration(endpoint: endpoint, maximumConnections: 1))
         let client = APNsClient(
             endpoint: endpoint, credentials: .certificate, transport: transport,
             retryPolicy: RetryPolicy(maximumAttempts: 1))
@@ -162,8 +165,10 @@ extension Result where Failure == APNsClientError {
 
 /// An emulator with faults and a token-auth client over the HTTP/2 pool with quick retries.
 struct BulkWorld {
+    /// The client's one loop (the test checks the callbacks run on it).
     let loops: EventLoopGroup
     let emulator: Emulator
+    let serverLoops: EventLoopGroup
     let transport: HTTP2Transport
     let client: APNsClient
 
@@ -183,17 +188,8 @@ struct BulkWorld {
             endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer)), transport: transport,
             retryPolicy: RetryPolicy(maximumAttempts: 3, baseDelay: .microseconds(200), maximumDelay: .milliseconds(2)),
             requestTimeout: .seconds(20))
-        return BulkWorld(loops: clientLoops, emulator: emulator, transport: transport, client: client, serverLoops: loops)
-    }
-
-    let serverLoops: EventLoopGroup
-
-    init(loops: EventLoopGroup, emulator: Emulator, transport: HTTP2Transport, client: APNsClient, serverLoops: EventLoopGroup) {
-        self.loops = loops
-        self.emulator = emulator
-        self.transport = transport
-        self.client = client
-        self.serverLoops = serverLoops
+        return BulkWorld(
+            loops: clientLoops, emulator: emulator, serverLoops: loops, transport: transport, client: client)
     }
 
     func stop() async {

@@ -19,7 +19,8 @@ struct BulkSendEndToEndTests {
     }
 
     func herald(_ arguments: [String]) async -> Run {
-        let out = Mutex(""), err = Mutex("")
+        let out = Mutex("")
+        let err = Mutex("")
         var context = CommandContext.system
         context.standardOutput = { text in out.withLock { $0 += text } }
         context.standardError = { text in err.withLock { $0 += text } }
@@ -47,8 +48,11 @@ struct BulkSendEndToEndTests {
     func everyLineIsAccountedFor(_ extra: Int, _ concurrency: Int, _ json: Bool) async throws {
         let loops = try EventLoopGroup(loopCount: 1, name: "bulk-e2e")
         let handler = RecordingHandler()
-        let server = try await HTTP2Server.start(configuration: HTTP2Server.Configuration(loops: loops), handler: handler)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bulk-\(UUID().uuidString)").path
+        let server = try await HTTP2Server.start(
+            configuration: HTTP2Server.Configuration(loops: loops), handler: handler)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "herald-bulk-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let file = directory + "/requests.ndjson"
         try Data(Self.requests(extra: extra).utf8).write(to: URL(fileURLWithPath: file))

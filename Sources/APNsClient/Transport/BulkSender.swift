@@ -97,8 +97,12 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         if notification.apnsID == nil { notification.apnsID = APNsID.random() }
         entries[index] = Entry(notification: notification, started: .now)
         if original.payload.count > original.payloadLimit {
-            finish(index, .failure(.invalidNotification(
-                "the payload is \(original.payload.count) bytes; \(original.pushType) pushes allow at most \(original.payloadLimit)")))
+            finish(
+                index,
+                .failure(
+                    .invalidNotification(
+                        "the payload is \(original.payload.count) bytes; \(original.pushType) pushes allow at most \(original.payloadLimit)"
+                    )))
             return
         }
         send(index)
@@ -117,7 +121,8 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         }
         entries[index]?.token = token
         guard let notification = entries[index]?.notification else { return }
-        let request = APNsRequest(notification: notification, authority: client.authority, authorization: token?.authorization)
+        let request = APNsRequest(
+            notification: notification, authority: client.authority, authorization: token?.authorization)
         client.recorder.wroteRequest()
         pool.perform(request, timeout: client.requestTimeout, completion: .handler(self, tag: index))
     }
@@ -128,7 +133,8 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         guard let attempt = entries[tag]?.attempt else { return }
         let result = raw.flatMap { raw in
             ResponseDecoder.decode(
-                status: raw.status, apnsID: raw.apnsID ?? entries[tag]?.notification.apnsID?.value, uniqueID: raw.uniqueID,
+                status: raw.status, apnsID: raw.apnsID ?? entries[tag]?.notification.apnsID?.value,
+                uniqueID: raw.uniqueID,
                 body: raw.body)
         }
         guard case .failure(let error) = result else {
@@ -150,12 +156,14 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
             _ = pool.loop.schedule(after: delay.clampedNanoseconds) { [self] in send(tag) }
             return
         }
-        if case .rejected(let rejection) = error, rejection.reason.prunesToken, let onPrunableToken = client.onPrunableToken,
+        if case .rejected(let rejection) = error, rejection.reason.prunesToken,
+            let onPrunableToken = client.onPrunableToken,
             let notification = entries[tag]?.notification
         {
-            onPrunableToken(APNsClient.PrunableToken(
-                token: notification.token, topic: notification.topic, reason: rejection.reason,
-                invalidSinceMilliseconds: rejection.timestampMilliseconds))
+            onPrunableToken(
+                APNsClient.PrunableToken(
+                    token: notification.token, topic: notification.topic, reason: rejection.reason,
+                    invalidSinceMilliseconds: rejection.timestampMilliseconds))
         }
         finish(tag, result)
     }
