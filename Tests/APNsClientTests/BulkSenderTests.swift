@@ -47,6 +47,11 @@ struct BulkSenderTests {
                 Fault(action: .respond(status: 429, reason: .tooManyRequests), selection: .next(20)),
             ], failures: [:]),
         Scenario(
+            name: "an expired provider token is re-signed",
+            faults: [
+                Fault(action: .respond(status: 403, reason: .expiredProviderToken), selection: .next(5))
+            ], failures: [:]),
+        Scenario(
             name: "rejections end at once",
             faults: [
                 Fault(
@@ -99,6 +104,9 @@ struct BulkSenderTests {
             #expect(
                 world.transport.resentCount > 0 && world.transport.resentCount + metrics.retried == 40,
                 "refused streams are sent again: \(world.transport.resentCount) resent, \(metrics.retried) retried")
+        }
+        if scenario.name.hasPrefix("an expired") {
+            #expect(metrics.retried == 5 && world.transport.resentCount == 0, "each sent again once, re-signed")
         }
         if scenario.name.hasPrefix("503") {
             #expect(metrics.retried == 50 && world.transport.resentCount == 0, "the retry policy resends them")
@@ -172,12 +180,21 @@ struct BulkWorld {
     let transport: HTTP2Transport
     let client: APNsClient
 
+    /// The emulator's time (UNIX seconds). The client's first token is signed 25 minutes before
+    /// it, later ones at it: a token APNs calls expired may be re-signed (the 20-minute rule).
+    static let now = 1_767_225_600
+
     static func start(faults: [Fault]) async throws -> BulkWorld {
+        let now = Self.now
+        let signed = Atomic(false)
+        let clientClock: @Sendable () -> Int = {
+            signed.exchange(true, ordering: .relaxed) ? now : now - 25 * 60
+        }
         let key = try P256PrivateKey.generate()
         let loops = try EventLoopGroup(loopCount: 1, name: "bulk-emulator")
         let emulator = try await Emulator.start(
             EmulatorConfiguration(keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)]),
-            loops: loops)
+            loops: loops, clock: { now })
         for fault in faults { emulator.faults.add(fault) }
         let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(emulator.port)")
         let clientLoops = try EventLoopGroup(loopCount: 1, name: "bulk-client")
@@ -185,7 +202,7 @@ struct BulkWorld {
             configuration: TransportConfiguration(endpoint: endpoint, maximumConnections: 2), loops: clientLoops)
         let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
         let client = APNsClient(
-            endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer)), transport: transport,
+            endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer, clock: clientClock)), transport: transport,
             retryPolicy: RetryPolicy(maximumAttempts: 3, baseDelay: .microseconds(200), maximumDelay: .milliseconds(2)),
             requestTimeout: .seconds(20))
         return BulkWorld(

@@ -26,7 +26,9 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         var notification: Notification
         var attempt = 1
         var resigned = false
-        var token: ProviderToken?
+        /// The `authorization` the last attempt carried (the same string object while the token
+        /// lasts: holding it costs one reference, not a token's four strings).
+        var authorization: String?
         let started: ContinuousClock.Instant
     }
 
@@ -119,7 +121,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
                 return
             }
         }
-        entries[index]?.token = token
+        entries[index]?.authorization = token?.authorization
         guard let notification = entries[index]?.notification else { return }
         let request = APNsRequest(
             notification: notification, authority: client.authority, authorization: token?.authorization)
@@ -141,8 +143,9 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
             finish(tag, result)
             return
         }
-        if error.reason == .expiredProviderToken, entries[tag]?.resigned == false, let token = entries[tag]?.token,
-            case .token(let cache) = client.credentials, (try? cache.refresh(after: token)) != nil
+        if error.reason == .expiredProviderToken, entries[tag]?.resigned == false, let sent = entries[tag]?.authorization,
+            case .token(let cache) = client.credentials, let current = try? cache.token(),
+            current.authorization != sent || (try? cache.refresh(after: current)) != nil
         {
             entries[tag]?.resigned = true
             client.recorder.retried()
