@@ -121,10 +121,12 @@ final class Progress {
         self.reader = reader
     }
 
-    func update(_ metrics: MetricsSnapshot, invalid: Int, started: ContinuousClock.Instant) {
+    /// `metrics` is only taken when the line is redrawn (a snapshot locks every shard).
+    func update(_ metrics: @autoclosure () -> MetricsSnapshot, invalid: Int, started: ContinuousClock.Instant) {
         let now = ContinuousClock.now
         guard now - lastDraw >= .milliseconds(200) else { return }
         lastDraw = now
+        let metrics = metrics()
         let elapsed = now - started
         let seconds = elapsed.secondsAsDouble
         let done = metrics.succeeded + metrics.failed
