@@ -50,3 +50,34 @@ extension APNsClient {
         }
     }
 }
+
+extension APNsClient {
+    /// Sends the notifications `next` hands out (nil: no more), at most `concurrency` at a time,
+    /// and hands each outcome to `onResult` (completion order): the bulk path, for streams of any
+    /// length in bounded memory. Returns when every notification has ended.
+    ///
+    /// Over the HTTP/2 pool, `next` and `onResult` run on one of the transport's event loops, one
+    /// call at a time, and no task is created per notification: keep them short and non-blocking
+    /// (a slow one holds the loop, and so the sending). `onResult` gets the notification as sent,
+    /// with the apns-id it was given. With another transport this is `sendAll`.
+    public func sendEach(
+        concurrency: Int = 1000, next: @escaping () -> Notification?,
+        onResult: @escaping (Notification, Result<APNsResponse, APNsClientError>) -> Void
+    ) async {
+        guard let http2 else {
+            await sendAll(AnyIterator(next), concurrency: concurrency) { notification, result in
+                onResult(notification, result)
+            }
+            return
+        }
+        let pool = http2.pickPool()
+        let sender = BulkSender(client: self, pool: pool, limit: concurrency, next: next, onResult: onResult)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            if pool.loop.inEventLoop {
+                sender.start(done)
+            } else if !pool.loop.execute({ sender.start(done) }) {
+                done.resume()  // the loop has stopped: the transport was shut down
+            }
+        }
+    }
+}

@@ -35,11 +35,11 @@ public final class APNsClient: Sendable {
     let broadcastRoutes: BroadcastRoutes?
     /// The transport when it is the HTTP/2 pool: called directly, so `send` and `perform` compile
     /// into one async function with one suspension (no executor hops between them).
-    private let http2: HTTP2Transport?
-    private let onPrunableToken: (@Sendable (PrunableToken) -> Void)?
-    private let recorder = MetricsRecorder()
+    let http2: HTTP2Transport?
+    let onPrunableToken: (@Sendable (PrunableToken) -> Void)?
+    let recorder = MetricsRecorder()
     /// `endpoint.authority`, made once (the property builds a string).
-    private let authority: String
+    let authority: String
 
     /// A client over any transport (tests pass a fake; `APNsClient.http2(...)` builds the real one).
     /// `broadcastRoutes` carry broadcasts and channel management to Apple's own hosts for them;

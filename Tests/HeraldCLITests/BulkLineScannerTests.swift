@@ -63,7 +63,7 @@ struct BulkLineScannerTests {
             #expect(try decoder.decode(Array(background.utf8), number: 1).pushType == .background)
             #expect(try decoder.decode(Array(alert.utf8), number: 2).pushType == .alert)
         }
-        #expect(decoder.lintCache.pushTypes.withLock { $0.count } == 2)
+        #expect(decoder.lintCache.state.withLock { $0.pushTypes.count } == 2)
     }
 
     @Test func aBadFieldInTheCommonShapeIsStillALineError() {

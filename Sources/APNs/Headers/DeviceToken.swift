@@ -7,18 +7,25 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
     /// Parses a hex string in either case. Spaces and angle brackets (as in an old `NSData`
     /// description, `<a1b2 c3d4>`) are not accepted: pass the digits only.
     public init(hex text: String) throws(FieldError) {
-        let bytes = Array(text.utf8)
-        guard !bytes.isEmpty else { throw FieldError(field: "token", message: "is empty; a device token is hexadecimal digits") }
-        if let bad = bytes.firstIndex(where: { Hex.value(of: $0) == nil }) {
-            let character = String(text.utf8.dropFirst(bad).prefix(1)) ?? "?"
-            throw FieldError(
-                field: "token",
-                message: "\(quoted(text)) has '\(character)' at position \(bad + 1); a device token is hexadecimal digits only")
+        // One pass over the UTF-8 view, no copy; the text itself is kept when already lowercase
+        // (bulk sends parse a token per line).
+        var count = 0
+        var hasUppercase = false
+        for byte in text.utf8 {
+            guard Hex.value(of: byte) != nil else {
+                let character = String(text.utf8.dropFirst(count).prefix(1)) ?? "?"
+                throw FieldError(
+                    field: "token",
+                    message: "\(quoted(text)) has '\(character)' at position \(count + 1); a device token is hexadecimal digits only")
+            }
+            if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "F") { hasUppercase = true }
+            count += 1
         }
-        guard bytes.count % 2 == 0 else {
-            throw FieldError(field: "token", message: "\(quoted(text)) has \(bytes.count) hex digits; a device token has an even number")
+        guard count > 0 else { throw FieldError(field: "token", message: "is empty; a device token is hexadecimal digits") }
+        guard count % 2 == 0 else {
+            throw FieldError(field: "token", message: "\(quoted(text)) has \(count) hex digits; a device token has an even number")
         }
-        self.hex = text.lowercased()
+        self.hex = hasUppercase ? text.lowercased() : text
     }
 
     /// A token from the raw bytes the device handed to the app (`Data` in Swift on the device).

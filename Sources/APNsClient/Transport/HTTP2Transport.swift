@@ -75,6 +75,11 @@ public final class HTTP2Transport: APNsTransport {
         }
     }
 
+    /// A pool for a loop-confined sender (the bulk path): the local one, else the next in turn.
+    func pickPool() -> LoopPool {
+        localPool() ?? pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count]
+    }
+
     /// The pool of the loop this code runs on, if any.
     private func localPool() -> LoopPool? {
         for pool in pools where pool.loop.inEventLoop { return pool }

@@ -8,7 +8,7 @@
 //   the client's retry policy may resend them) and delays the next connect (ReconnectBackoff).
 //   A request refused before the server processed it (REFUSED_STREAM, above GOAWAY's last stream
 //   id) goes back to the front of the queue, up to `maximumResends` times.
-//   A request ends in one place, `finish`, which frees its slot, resumes its continuation and
+//   A request ends in one place, `finish`, which frees its slot, carries out its completion and
 //   admits a parked request.
 //
 // Per-request state lives in `RequestSlots` (a reused table); the connection hands a request's
@@ -29,7 +29,7 @@ final class LoopPool: @unchecked Sendable {
     struct Parked {
         let request: APNsRequest
         let timeout: Duration
-        let continuation: Continuation
+        let completion: RequestCompletion
     }
 
     static let maximumResends = 5
@@ -77,20 +77,26 @@ final class LoopPool: @unchecked Sendable {
 
     /// Takes a request; its continuation is resumed exactly once, on the loop.
     func perform(_ request: APNsRequest, timeout: Duration, continuation: Continuation) {
+        perform(request, timeout: timeout, completion: .continuation(continuation))
+    }
+
+    /// Takes a request; `completion` is carried out exactly once, on the loop (possibly before
+    /// this returns, when the pool is shutting down).
+    func perform(_ request: APNsRequest, timeout: Duration, completion: RequestCompletion) {
         guard !shuttingDown else {
-            continuation.resume(returning: .failure(.shutDown))
+            completion.complete(.failure(.shutDown))
             return
         }
         if requests.count >= admissionLimit || parkedHead < parked.count {
-            parked.append(Parked(request: request, timeout: timeout, continuation: continuation))
+            parked.append(Parked(request: request, timeout: timeout, completion: completion))
             return
         }
-        admit(request, timeout: timeout, continuation: continuation)
+        admit(request, timeout: timeout, completion: completion)
     }
 
-    private func admit(_ request: APNsRequest, timeout: Duration, continuation: Continuation) {
+    private func admit(_ request: APNsRequest, timeout: Duration, completion: RequestCompletion) {
         let deadline = EventLoop.now() &+ timeout.clampedNanoseconds
-        let ticket = requests.acquire(request, timeout: timeout, deadline: deadline, continuation: continuation)
+        let ticket = requests.acquire(request, timeout: timeout, deadline: deadline, completion: completion)
         if waiting.isEmpty, let connection = readyConnection() {
             submit(ticket, on: connection)
             return
@@ -101,8 +107,8 @@ final class LoopPool: @unchecked Sendable {
 
     /// The one place a request ends.
     private func finish(_ ticket: UInt64, _ result: Result<RawResponse, APNsClientError>) {
-        guard let continuation = requests.release(ticket) else { return }
-        continuation.resume(returning: result)
+        guard let completion = requests.release(ticket) else { return }
+        completion.complete(result)
         if parkedHead < parked.count { admitParked() }
     }
 
@@ -118,9 +124,9 @@ final class LoopPool: @unchecked Sendable {
                 parkedHead = 0
             }
             if shuttingDown {
-                next.continuation.resume(returning: .failure(.shutDown))
+                next.completion.complete(.failure(.shutDown))
             } else {
-                admit(next.request, timeout: next.timeout, continuation: next.continuation)
+                admit(next.request, timeout: next.timeout, completion: next.completion)
             }
         }
     }
@@ -313,7 +319,7 @@ final class LoopPool: @unchecked Sendable {
             finish(ticket, .failure(.shutDown))
         }
         while parkedHead < parked.count {
-            parked[parkedHead].continuation.resume(returning: .failure(.shutDown))
+            parked[parkedHead].completion.complete(.failure(.shutDown))
             parkedHead += 1
         }
         parked.removeAll()

@@ -13,7 +13,8 @@ struct RequestSlots {
         var request: APNsRequest?
         /// The request's apns-id (kept apart: reading it does not copy the request).
         var apnsID = ""
-        var continuation: Continuation?
+        /// Who hears the outcome; nil while the slot is free.
+        var completion: RequestCompletion?
         /// When the request times out (`EventLoop.now()` ns).
         var deadline: UInt64 = 0
         var timeout: Duration = .zero
@@ -29,7 +30,7 @@ struct RequestSlots {
 
     /// Takes a request in; returns its ticket.
     mutating func acquire(
-        _ request: APNsRequest, timeout: Duration, deadline: UInt64, continuation: Continuation
+        _ request: APNsRequest, timeout: Duration, deadline: UInt64, completion: RequestCompletion
     ) -> UInt64 {
         let index: Int
         if let reused = free.popLast() {
@@ -40,7 +41,7 @@ struct RequestSlots {
         }
         slots[index].request = request
         slots[index].apnsID = request.apnsID
-        slots[index].continuation = continuation
+        slots[index].completion = completion
         slots[index].deadline = deadline
         slots[index].timeout = timeout
         slots[index].resends = 0
@@ -52,7 +53,7 @@ struct RequestSlots {
     func index(_ ticket: UInt64) -> Int? {
         let index = Int(ticket & 0xFFFF_FFFF)
         guard index < slots.count, slots[index].generation == UInt32(truncatingIfNeeded: ticket >> 32),
-            slots[index].continuation != nil
+            slots[index].completion != nil
         else { return nil }
         return index
     }
@@ -62,16 +63,16 @@ struct RequestSlots {
         _modify { yield &slots[index] }
     }
 
-    /// Lets the request go; returns its continuation for the caller to resume (once).
-    mutating func release(_ ticket: UInt64) -> Continuation? {
-        guard let index = index(ticket), let continuation = slots[index].continuation else { return nil }
-        slots[index].continuation = nil
+    /// Lets the request go; returns its completion for the caller to carry out (once).
+    mutating func release(_ ticket: UInt64) -> RequestCompletion? {
+        guard let index = index(ticket), let completion = slots[index].completion else { return nil }
+        slots[index].completion = nil
         slots[index].request = nil
         slots[index].apnsID = ""
         slots[index].generation &+= 1
         free.append(index)
         count -= 1
-        return continuation
+        return completion
     }
 }
 

@@ -23,6 +23,11 @@ struct BulkLineFields {
 
 enum BulkLineScanner {
     static let maximumDepth = 64
+    /// The keys a line may have, each at most once.
+    static let keys = [
+        "payload", "token", "apns-topic", "apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id",
+        "apns-id",
+    ]
 
     /// The line's fields, or nil when the line is not in the simple form (see above).
     static func scan(_ line: [UInt8]) -> BulkLineFields? {
@@ -42,7 +47,7 @@ enum BulkLineScanner {
 
         mutating func line(base: [UInt8]) -> BulkLineFields? {
             var fields = BulkLineFields()
-            var seen: Set<String> = []
+            var seen: UInt32 = 0  // bit i: BulkLineScanner.keys[i] was read
             skipSpace()
             guard take(UInt8(ascii: "{")) else { return nil }
             skipSpace()
@@ -51,7 +56,8 @@ enum BulkLineScanner {
                 skipSpace()
                 guard let keyRange = string() else { return nil }
                 let key = String(decoding: bytes[keyRange], as: UTF8.self)
-                guard seen.insert(key).inserted else { return nil }
+                guard let slot = BulkLineScanner.keys.firstIndex(of: key), seen & (1 << slot) == 0 else { return nil }
+                seen |= 1 << slot
                 skipSpace()
                 guard take(UInt8(ascii: ":")) else { return nil }
                 skipSpace()

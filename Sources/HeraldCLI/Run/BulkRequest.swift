@@ -102,11 +102,20 @@ struct BulkRequestDecoder {
     /// the exact payload bytes and topic: a file of identical requests is linted once.
     private func inferredPushType(_ payload: EncodedPayload, topic: String?) -> PushType {
         let key = LintCacheKey(payload: payload.bytes, topic: topic)
-        if let known = lintCache.pushTypes.withLock({ $0[key] }) { return known }
+        let known = lintCache.state.withLock { state -> PushType? in
+            // The last verdict first: comparing the bytes is cheaper than hashing them, and
+            // bulk files often repeat one payload.
+            if let last = state.last, last.key == key { return last.pushType }
+            guard let known = state.pushTypes[key] else { return nil }
+            state.last = (key, known)
+            return known
+        }
+        if let known { return known }
         let inferred = Linter.lint(LintRequest(payload: payload.bytes, topic: topic)).pushType ?? .alert
-        lintCache.pushTypes.withLock { cache in
-            if cache.count >= LintCache.capacity { cache.removeAll(keepingCapacity: true) }
-            cache[key] = inferred
+        lintCache.state.withLock { state in
+            if state.pushTypes.count >= LintCache.capacity { state.pushTypes.removeAll(keepingCapacity: true) }
+            state.pushTypes[key] = inferred
+            state.last = (key, inferred)
         }
         return inferred
     }
@@ -125,6 +134,12 @@ struct LintCacheKey: Hashable {
 
 /// Lint verdicts by exact input, shared by copies of a decoder.
 final class LintCache: Sendable {
+    struct State {
+        var pushTypes: [LintCacheKey: PushType] = [:]
+        /// The verdict last found or made.
+        var last: (key: LintCacheKey, pushType: PushType)?
+    }
+
     static let capacity = 1024
-    let pushTypes = Mutex<[LintCacheKey: PushType]>([:])
+    let state = Mutex(State())
 }

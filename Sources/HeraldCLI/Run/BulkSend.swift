@@ -32,7 +32,11 @@ struct BulkSend {
             decoder: BulkRequestDecoder(
                 topic: options.topic, pushType: options.pushType, priority: options.priority,
                 expiration: options.expiration, collapseID: options.collapseID))
-        let printer = ResultPrinter(options: options, context: context)
+        // Result lines go out in blocks of up to 64 KiB (one write each), not one write per line.
+        let output = BufferedOutput(context.standardOutput)
+        var bufferedContext = context
+        bufferedContext.standardOutput = { output.write($0) }
+        let printer = ResultPrinter(options: options, context: bufferedContext)
         let progress = context.standardErrorIsTerminal && !options.json ? Progress(reader: reader) : nil
         let started = ContinuousClock.now
         if options.dryRun {
@@ -40,7 +44,9 @@ struct BulkSend {
                 printer.print(notification, .success(APNsResponse(apnsID: notification.apnsID?.value ?? "-", uniqueID: nil)))
             }
         } else {
-            await client.sendAll(requests, concurrency: options.concurrency ?? 1000) { notification, result in
+            // The bulk path: lines are read, decoded, sent and printed on the transport's loop,
+            // with no task per notification.
+            await client.sendEach(concurrency: options.concurrency ?? 1000, next: requests.next) { notification, result in
                 printer.print(notification, result)
                 progress?.update(client.metrics, invalid: requests.invalid, started: started)
             }
@@ -54,6 +60,7 @@ struct BulkSend {
         }
         let elapsed = ContinuousClock.now - started
         printer.summary(metrics, elapsedSeconds: elapsed.secondsAsDouble)
+        output.flush()  // the results and, with --json, the summary
         if let readError = requests.readError {
             context.standardError("herald send: --requests: \(readError); the lines before it were sent\n")
             return ExitStatus.failure
@@ -114,10 +121,12 @@ final class Progress {
         self.reader = reader
     }
 
-    func update(_ metrics: MetricsSnapshot, invalid: Int, started: ContinuousClock.Instant) {
+    /// `metrics` is only taken when the line is redrawn (a snapshot locks every shard).
+    func update(_ metrics: @autoclosure () -> MetricsSnapshot, invalid: Int, started: ContinuousClock.Instant) {
         let now = ContinuousClock.now
         guard now - lastDraw >= .milliseconds(200) else { return }
         lastDraw = now
+        let metrics = metrics()
         let elapsed = now - started
         let seconds = elapsed.secondsAsDouble
         let done = metrics.succeeded + metrics.failed
