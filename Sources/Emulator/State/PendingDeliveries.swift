@@ -2,8 +2,8 @@
 /// when full, so appending never blocks and never grows memory past the limit.
 struct PendingDeliveries {
     let limit: Int
-    /// Compact records (DeliveryRecord): the request path makes no Strings; `batch()`, on the
-    /// writer's thread, makes the `Delivery` values.
+    /// Compact records (DeliveryRecord): the request path makes no Strings, and neither does the
+    /// writer (the SQLite store writes the records' bytes).
     private var storage: [DeliveryRecord] = []
     /// Where the oldest entry is once the ring is full.
     private var start = 0
@@ -43,7 +43,6 @@ struct PendingDeliveries {
     /// The waiting entries, oldest first, as one batch.
     func batch() -> DeliveryBatch {
         let records = start == 0 ? storage : Array(storage[start...] + storage[..<start])
-        let entries = records.map(\.delivery)
-        return DeliveryBatch(clearFirst: clearFirst, entries: entries, total: total)
+        return DeliveryBatch(clearFirst: clearFirst, records: records, total: total)
     }
 }

@@ -37,67 +37,7 @@ public final class SQLiteEmulatorStore: EmulatorStore {
         }
     }
 
-    // MARK: - Delivery log
-
-    static let insertDelivery = """
-        INSERT INTO deliveries (received_at, token, topic, push_type, priority, apns_id, unique_id, status, reason,
-            payload, channel, fault) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
-
-    public func write(_ batch: DeliveryBatch, capacity: Int) throws(EmulatorStoreError) {
-        try withDatabase { database in
-            try database.transaction {
-                if batch.clearFirst { try database.run("DELETE FROM deliveries") }
-                try database.withStatement(Self.insertDelivery) { statement throws(SQLiteError) in
-                    for delivery in batch.entries.suffix(max(0, capacity)) {
-                        statement.reset()
-                        try statement.bind(delivery.receivedAt, at: 1)
-                        try statement.bind(delivery.token, at: 2)
-                        try statement.bind(delivery.topic, at: 3)
-                        try statement.bind(delivery.pushType, at: 4)
-                        try statement.bind(delivery.priority, at: 5)
-                        try statement.bind(delivery.apnsID, at: 6)
-                        try statement.bind(delivery.uniqueID, at: 7)
-                        try statement.bind(delivery.status, at: 8)
-                        try statement.bind(delivery.reason, at: 9)
-                        try statement.bind(delivery.payload, at: 10)
-                        try statement.bind(delivery.channel, at: 11)
-                        try statement.bind(delivery.fault, at: 12)
-                        try statement.step()
-                    }
-                }
-                try database.run(
-                    "DELETE FROM deliveries WHERE seq <= (SELECT max(seq) FROM deliveries) - ?",
-                    [.integer(max(0, capacity))])
-                try database.run(
-                    """
-                    INSERT INTO counters (name, value) VALUES ('deliveries.total', ?)
-                        ON CONFLICT (name) DO UPDATE SET value = excluded.value
-                    """, [.integer(batch.total)])
-            }
-        }
-    }
-
-    public func loadDeliveries(newest limit: Int) throws(EmulatorStoreError) -> (entries: [Delivery], total: Int) {
-        try withDatabase { database in
-            let entries = try database.query(
-                """
-                SELECT received_at, token, topic, push_type, priority, apns_id, unique_id, status, reason, payload,
-                    channel, fault
-                FROM (SELECT * FROM deliveries ORDER BY seq DESC LIMIT ?) ORDER BY seq
-                """, [.integer(max(0, limit))]
-            ) { row in
-                Delivery(
-                    receivedAt: row.int(0) ?? 0, token: row.string(1), topic: row.string(2), pushType: row.string(3),
-                    priority: row.int(4), apnsID: row.string(5), uniqueID: row.string(6), status: row.int(7) ?? 0,
-                    reason: row.string(8), payload: row.bytes(9) ?? [], channel: row.string(10), fault: row.string(11))
-            }
-            let total = try database.query("SELECT value FROM counters WHERE name = 'deliveries.total'") {
-                $0.int(0) ?? 0
-            }
-            return (entries, total.first ?? 0)
-        }
-    }
+    // The delivery log: SQLiteEmulatorStore+Deliveries.swift.
 
     // MARK: - Unregistered tokens
 
