@@ -24,25 +24,49 @@ extension DeliveryRecord {
     /// How many bytes `encode(into:)` appends.
     var encodedSize: Int { Self.encodedHeaderSize + text.count + payload.count }
 
-    /// Appends the record in the format of the file comment.
-    func encode(into bytes: inout [UInt8]) {
-        func append<T: FixedWidthInteger>(_ value: T) {
-            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    /// `records` in the format of the file comment, back to back: one allocation, each record's
+    /// parts copied in with `memcpy`.
+    static func encode(_ records: some Collection<DeliveryRecord>) -> [UInt8] {
+        let size = records.reduce(0) { $0 + $1.encodedSize }
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var offset = 0
+            if let base = buffer.baseAddress {
+                for record in records { offset += record.encode(to: UnsafeMutableRawPointer(base + offset)) }
+            }
+            initialized = offset
         }
-        append(Int64(receivedAt))
-        append(Int64(status))
-        append(Int64(priority ?? 0))
-        append(present)
-        append(UInt8(priority == nil ? 0 : 1))
-        withUnsafeBytes(of: ends) { raw in
-            for index in 0..<8 { append(raw.load(fromByteOffset: 4 * index, as: UInt32.self)) }
-        }
-        append(UInt32(truncatingIfNeeded: payload.count))
-        bytes.append(contentsOf: text)
-        bytes.append(contentsOf: payload)
     }
 
-    /// The records `encode(into:)` wrote back to back, in order.
+    /// Writes the record at `destination` (which has room for `encodedSize` bytes); returns that size.
+    private func encode(to destination: UnsafeMutableRawPointer) -> Int {
+        destination.storeBytes(of: Int64(receivedAt).littleEndian, toByteOffset: 0, as: Int64.self)
+        destination.storeBytes(of: Int64(status).littleEndian, toByteOffset: 8, as: Int64.self)
+        destination.storeBytes(of: Int64(priority ?? 0).littleEndian, toByteOffset: 16, as: Int64.self)
+        destination.storeBytes(of: present, toByteOffset: 24, as: UInt8.self)
+        destination.storeBytes(of: UInt8(priority == nil ? 0 : 1), toByteOffset: 25, as: UInt8.self)
+        withUnsafeBytes(of: ends) { raw in
+            for index in 0..<8 {
+                let end = raw.load(fromByteOffset: 4 * index, as: UInt32.self)
+                destination.storeBytes(of: end.littleEndian, toByteOffset: 26 + 4 * index, as: UInt32.self)
+            }
+        }
+        destination.storeBytes(
+            of: UInt32(truncatingIfNeeded: payload.count).littleEndian, toByteOffset: 58, as: UInt32.self)
+        var offset = Self.encodedHeaderSize
+        func copy(_ part: [UInt8]) {
+            part.withUnsafeBytes { bytes in
+                if let source = bytes.baseAddress {
+                    (destination + offset).copyMemory(from: source, byteCount: bytes.count)
+                }
+            }
+            offset += part.count
+        }
+        copy(text)
+        copy(payload)
+        return offset
+    }
+
+    /// The records `encode(_:)` wrote back to back, in order.
     static func decodeAll(_ bytes: [UInt8]) throws(DeliveryRecordDecodingError) -> [DeliveryRecord] {
         var records: [DeliveryRecord] = []
         var offset = 0

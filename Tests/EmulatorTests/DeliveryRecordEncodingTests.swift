@@ -7,9 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct DeliveryRecordEncodingTests {
     static func encoded(_ deliveries: [Delivery]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for delivery in deliveries { DeliveryRecord(delivery).encode(into: &bytes) }
-        return bytes
+        DeliveryRecord.encode(deliveries.map(DeliveryRecord.init))
     }
 
     @Test func recordsBackToBackRoundTrip() throws {
@@ -18,6 +16,7 @@ struct DeliveryRecordEncodingTests {
         #expect(bytes.count == deliveries.reduce(0) { $0 + DeliveryRecord($1).encodedSize })
         #expect(try DeliveryRecord.decodeAll(bytes).map(\.delivery) == deliveries)
         #expect(try DeliveryRecord.decodeAll([]).isEmpty)
+        #expect(DeliveryRecord.encode([]).isEmpty)
     }
 
     @Test func theLayoutIsTheDocumentedOne() {

@@ -12,9 +12,12 @@ struct PendingDeliveries {
     /// Requests answered in all, these included.
     var total: Int
 
-    init(limit: Int, total: Int) {
+    /// An empty ring; `storage` is an emptied array whose capacity is reused (the previous batch's).
+    init(limit: Int, total: Int, reusing storage: [DeliveryRecord] = []) {
         self.limit = max(1, limit)
         self.total = total
+        self.storage = storage
+        self.storage.removeAll(keepingCapacity: true)
     }
 
     var count: Int { storage.count }
@@ -40,8 +43,8 @@ struct PendingDeliveries {
         clearFirst = true
     }
 
-    /// The waiting entries, oldest first, as one batch.
-    func batch() -> DeliveryBatch {
+    /// The waiting entries, oldest first, as one batch (the ring's own array unless it wrapped).
+    consuming func batch() -> DeliveryBatch {
         let records = start == 0 ? storage : Array(storage[start...] + storage[..<start])
         return DeliveryBatch(clearFirst: clearFirst, records: records, total: total)
     }

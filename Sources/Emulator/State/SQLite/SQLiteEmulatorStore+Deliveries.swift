@@ -83,9 +83,7 @@ extension SQLiteEmulatorStore {
     static func insertBatch(
         _ records: some Collection<DeliveryRecord>, first: Int, into database: SQLiteDatabase
     ) throws(SQLiteError) {
-        var blob: [UInt8] = []
-        blob.reserveCapacity(records.reduce(0) { $0 + $1.encodedSize })
-        for record in records { record.encode(into: &blob) }
+        let blob = DeliveryRecord.encode(records)
         try database.run(
             "INSERT INTO delivery_batches (last_seq, first_seq, count, records) VALUES (?, ?, ?, ?)",
             [.integer(first + records.count - 1), .integer(first), .integer(records.count), .blob(blob)])
