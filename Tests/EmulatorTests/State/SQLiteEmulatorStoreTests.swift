@@ -28,7 +28,9 @@ struct SQLiteEmulatorStoreTests {
         let fixture = try StoreFixture(.sqlite)
         defer { fixture.remove() }
         _ = try fixture.reopened()
-        #expect(try SQLiteDatabase(path: fixture.path).userVersion == 3)
+        let database = try SQLiteDatabase(path: fixture.path)
+        #expect(try database.userVersion == 3)
+        #expect(try database.query("PRAGMA page_size") { $0.int(0) } == [SQLiteEmulatorStore.pageSize])
     }
 
     @Test(arguments: [
