@@ -38,6 +38,30 @@ struct SQLiteDeliveryBatchTests {
         #expect(try Self.batches(fixture.path) == [[1, 1, 1]], "numbering starts again after a clear")
     }
 
+    /// A delivery with no text and `payload` bytes of payload.
+    static func bare(_ n: Int, payload: Int = 0) -> Delivery {
+        Delivery(
+            receivedAt: n, token: nil, topic: nil, pushType: nil, priority: nil, apnsID: nil, uniqueID: nil,
+            status: 200, reason: nil, payload: [UInt8](repeating: 7, count: payload))
+    }
+
+    @Test func aLargeBatchIsSplitIntoRowsOfAtMost8192EntriesOrAMebibyte() throws {
+        let fixture = try StoreFixture(.sqlite)
+        defer { fixture.remove() }
+        let small = (1...20_000).map { Self.bare($0) }  // 62 bytes each: the entry limit comes first
+        try fixture.store.write(DeliveryBatch(entries: small, total: 20_000), capacity: 100_000)
+        #expect(try Self.batches(fixture.path) == [[1, 8192, 8192], [8193, 16384, 8192], [16385, 20000, 3616]])
+        #expect(try fixture.store.loadDeliveries(newest: 100_000).entries == small)
+
+        let big = [Self.bare(1, payload: 400_000), Self.bare(2, payload: 400_000), Self.bare(3, payload: 1_500_000)]
+            + (4...6).map { Self.bare($0, payload: 300_000) }
+        try fixture.store.write(DeliveryBatch(clearFirst: true, entries: big, total: 6), capacity: 100)
+        #expect(
+            try Self.batches(fixture.path) == [[1, 2, 2], [3, 3, 1], [4, 6, 3]],
+            "a row stops before 1 MiB unless its one record is larger")
+        #expect(try fixture.reopened().loadDeliveries(newest: 100).entries == big)
+    }
+
     @Test func version3ConvertsVersion2sRowsIntoBatches() throws {
         let fixture = try StoreFixture(.memory)  // a directory only; the file is made by hand at version 2
         defer { fixture.remove() }
@@ -65,7 +89,13 @@ struct SQLiteDeliveryBatchTests {
 
         let store = try SQLiteEmulatorStore(path: fixture.path)
         #expect(try SQLiteDatabase(path: fixture.path).userVersion == 3)
-        #expect(try Self.batches(fixture.path) == [[1, 8192, 8192], [8193, 8990, 798]])
+        let rows = try Self.batches(fixture.path)
+        #expect(rows.first?.first == 1 && rows.last?[1] == 8990 && rows.count >= 2, "\(rows)")
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { $0[1] + 1 == $1[0] }, "contiguous: \(rows)")
+        let largest = try SQLiteDatabase(path: fixture.path).query("SELECT max(length(records)) FROM delivery_batches") {
+            $0.int(0) ?? 0
+        }
+        #expect(largest.allSatisfy { $0 <= SQLiteEmulatorStore.rowByteLimit })
         let tables = try SQLiteDatabase(path: fixture.path).query(
             "SELECT count(*) FROM sqlite_master WHERE name = 'deliveries'"
         ) { $0.int(0) }

@@ -1,14 +1,15 @@
-// The delivery log on disk: one row per batch the writer hands over (`delivery_batches`), its
-// records back to back in one blob (DeliveryRecord+Encoding.swift), so a batch of 8,192 entries is
-// one INSERT of one value instead of 8,192 rows of twelve columns each.
+// The delivery log on disk: the writer's batches become rows of `delivery_batches`, each row up to
+// 8,192 entries or 1 MiB of records back to back in one blob (DeliveryRecord+Encoding.swift), so
+// 8,192 entries are one INSERT of one value instead of 8,192 rows of twelve columns each. The row
+// limit keeps every allocation for a row (ours, SQLite's record) at about 1 MiB however far the
+// writer fell behind (a batch can hold `pendingLimit` entries), and the slack on disk small.
 //
 // Entries are numbered 1, 2, ... in the order written (`DELETE /control/v1/deliveries` starts again
-// at 1); a batch row holds entries `first_seq...last_seq`. After each write:
+// at 1); a row holds entries `first_seq...last_seq`. After each write:
 // - the newest `capacity` entries are the ones kept: `counters['deliveries.first_kept']` is the
 //   number of the oldest of them, and reading never returns an entry before it;
-// - a batch is deleted, whole, once none of its entries is kept. The file so holds the newest
-//   `capacity` entries plus the older rest of the oldest batch kept: fewer than `capacity` + the
-//   largest batch (at most min(pendingLimit, capacity) entries) -- slack for not rewriting blobs.
+// - a row is deleted, whole, once none of its entries is kept. The file so holds the newest
+//   `capacity` entries plus the older rest of the oldest row kept: fewer than `capacity` + 8,192.
 // A batch larger than `capacity` is cut to its newest `capacity` entries before it is written.
 import Storage
 
@@ -24,7 +25,7 @@ extension SQLiteEmulatorStore {
                     let previous = try database.query("SELECT max(last_seq) FROM delivery_batches") { $0.int(0) }
                     let first = (previous.first.flatMap { $0 } ?? 0) + 1
                     let last = first + records.count - 1
-                    try Self.insertBatch(records, first: first, into: database)
+                    try Self.insertRows(records, first: first, into: database)
                     try database.run(
                         "DELETE FROM delivery_batches WHERE last_seq <= ?", [.integer(last - capacity)])
                     counters.append(("deliveries.first_kept", max(1, last - capacity + 1)))
@@ -79,18 +80,41 @@ extension SQLiteEmulatorStore {
         }
     }
 
-    /// Writes `records` as the batch numbered from `first`.
-    static func insertBatch(
+    /// Most entries in one row.
+    static let rowEntryLimit = 8192
+    /// Most bytes of records in one row, unless its one record is larger.
+    static let rowByteLimit = 1 << 20
+
+    /// Writes `records` as rows numbered from `first`, each within the row limits.
+    static func insertRows(
         _ records: some Collection<DeliveryRecord>, first: Int, into database: SQLiteDatabase
     ) throws(SQLiteError) {
-        let blob = DeliveryRecord.encode(records)
-        try database.run(
-            "INSERT INTO delivery_batches (last_seq, first_seq, count, records) VALUES (?, ?, ?, ?)",
-            [.integer(first + records.count - 1), .integer(first), .integer(records.count), .blob(blob)])
+        var start = records.startIndex
+        var next = first
+        while start != records.endIndex {
+            var end = start
+            var count = 0
+            var bytes = 0
+            while end != records.endIndex, count < rowEntryLimit {
+                let size = records[end].encodedSize
+                if count > 0, bytes + size > rowByteLimit { break }
+                bytes += size
+                count += 1
+                records.formIndex(after: &end)
+            }
+            try database.run(
+                "INSERT INTO delivery_batches (last_seq, first_seq, count, records) VALUES (?, ?, ?, ?)",
+                [
+                    .integer(next + count - 1), .integer(next), .integer(count),
+                    .blob(DeliveryRecord.encode(records[start..<end])),
+                ])
+            next += count
+            start = end
+        }
     }
 
-    /// Schema step 3: the rows of version 2's `deliveries` table become batches of at most 8,192
-    /// entries, numbered from 1 in their order, all kept; then the table goes.
+    /// Schema step 3: the rows of version 2's `deliveries` table become rows of batches (within the
+    /// row limits), numbered from 1 in their order, all kept; then the table goes.
     static func convertDeliveryRows(_ database: SQLiteDatabase) throws {
         try convertDeliveryRows(from: database.prepare(
             """
@@ -113,7 +137,7 @@ extension SQLiteEmulatorStore {
         var next = 1
         func flush() throws(SQLiteError) {
             guard !pending.isEmpty else { return }
-            try insertBatch(pending, first: next, into: database)
+            try insertRows(pending, first: next, into: database)
             next += pending.count
             pending.removeAll(keepingCapacity: true)
         }
@@ -126,7 +150,7 @@ extension SQLiteEmulatorStore {
                         pushType: row.string(3), priority: row.int(4), apnsID: row.string(5),
                         uniqueID: row.string(6), status: row.int(7) ?? 0, reason: row.string(8),
                         payload: row.bytes(9) ?? [], channel: row.string(10), fault: row.string(11))))
-            if pending.count == 8192 { try flush() }
+            if pending.count == rowEntryLimit { try flush() }
         }
         try flush()
     }
