@@ -47,7 +47,8 @@ struct DeliveryRecordEncodingTests {
             let error = #expect(throws: DeliveryRecordDecodingError.self) {
                 try DeliveryRecord.decodeAll(Array(bytes[..<end]))
             }
-            #expect(error?.record == record && error?.offset == (record == 0 ? 0 : first), "\(String(describing: error))")
+            #expect(
+                error?.record == record && error?.offset == (record == 0 ? 0 : first), "\(String(describing: error))")
         }
     }
 

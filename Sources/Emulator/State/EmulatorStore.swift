@@ -77,7 +77,7 @@ public struct DeliveryBatch: Sendable, Equatable {
 public protocol DeliveryLogStore: Sendable {
     /// Applies `batch` atomically: forgets the kept entries when `clearFirst`, appends the entries,
     /// records the total, then keeps only the newest `capacity` entries. (A store may leave older
-    /// entries in its file, as the SQLite store does with the rest of its oldest batch kept, but
+    /// entries in its file, as the SQLite store does with the rest of its oldest row kept, but
     /// never reads them back.)
     func write(_ batch: DeliveryBatch, capacity: Int) throws(EmulatorStoreError)
     /// The newest `limit` entries kept, oldest first, and the total recorded (0 for a new store).

@@ -49,7 +49,7 @@ struct DeliveryLogLongRunTests {
 
         let database = try SQLiteDatabase(path: fixture.path)
         // Whole batches go once none of their entries is among the newest `capacity`: the file holds
-        // those and the rest of the oldest batch kept (a batch is at most min(pendingLimit, capacity)).
+        // those and the rest of the oldest row kept (a row is at most one batch, here at most 1000 entries).
         let onDisk = try database.query("SELECT sum(count), max(last_seq) - min(first_seq) + 1 FROM delivery_batches") {
             ($0.int(0) ?? 0, $0.int(1) ?? 0)
         }

@@ -53,7 +53,8 @@ struct SQLiteDeliveryBatchTests {
         #expect(try Self.batches(fixture.path) == [[1, 8192, 8192], [8193, 16384, 8192], [16385, 20000, 3616]])
         #expect(try fixture.store.loadDeliveries(newest: 100_000).entries == small)
 
-        let big = [Self.bare(1, payload: 400_000), Self.bare(2, payload: 400_000), Self.bare(3, payload: 1_500_000)]
+        let big =
+            [Self.bare(1, payload: 400_000), Self.bare(2, payload: 400_000), Self.bare(3, payload: 1_500_000)]
             + (4...6).map { Self.bare($0, payload: 300_000) }
         try fixture.store.write(DeliveryBatch(clearFirst: true, entries: big, total: 6), capacity: 100)
         #expect(
@@ -92,7 +93,8 @@ struct SQLiteDeliveryBatchTests {
         let rows = try Self.batches(fixture.path)
         #expect(rows.first?.first == 1 && rows.last?[1] == 8990 && rows.count >= 2, "\(rows)")
         #expect(zip(rows, rows.dropFirst()).allSatisfy { $0[1] + 1 == $1[0] }, "contiguous: \(rows)")
-        let largest = try SQLiteDatabase(path: fixture.path).query("SELECT max(length(records)) FROM delivery_batches") {
+        let largest = try SQLiteDatabase(path: fixture.path).query("SELECT max(length(records)) FROM delivery_batches")
+        {
             $0.int(0) ?? 0
         }
         #expect(largest.allSatisfy { $0 <= SQLiteEmulatorStore.rowByteLimit })

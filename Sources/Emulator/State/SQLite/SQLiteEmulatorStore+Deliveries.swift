@@ -116,12 +116,13 @@ extension SQLiteEmulatorStore {
     /// Schema step 3: the rows of version 2's `deliveries` table become rows of batches (within the
     /// row limits), numbered from 1 in their order, all kept; then the table goes.
     static func convertDeliveryRows(_ database: SQLiteDatabase) throws {
-        try convertDeliveryRows(from: database.prepare(
-            """
-            SELECT received_at, token, topic, push_type, priority, apns_id, unique_id, status, reason, payload,
-                channel, fault
-            FROM deliveries ORDER BY seq
-            """), into: database)
+        try convertDeliveryRows(
+            from: database.prepare(
+                """
+                SELECT received_at, token, topic, push_type, priority, apns_id, unique_id, status, reason, payload,
+                    channel, fault
+                FROM deliveries ORDER BY seq
+                """), into: database)
         try database.run(
             """
             INSERT INTO counters (name, value) VALUES ('deliveries.first_kept', 1)
