@@ -15,12 +15,13 @@ struct DeliveryRecord: Sendable {
     let status: Int
     let priority: Int?
     let payload: [UInt8]
+    // Not private: DeliveryRecord+Encoding writes and reads these as they are.
     /// The fields' bytes, back to back.
-    private let text: [UInt8]
+    let text: [UInt8]
     /// Where each field ends in `text` (it starts where the previous one ends).
-    private let ends: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+    let ends: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
     /// Bit `field.rawValue` set: the field is present (possibly empty).
-    private let present: UInt8
+    let present: UInt8
 
     /// A record of `delivery`, field for field.
     init(_ delivery: Delivery) {
@@ -88,7 +89,7 @@ struct DeliveryRecord: Sendable {
             ends: (ends.0, ends.1, ends.2, ends.3, ends.4, end, end, end), present: present)
     }
 
-    private init(
+    init(
         receivedAt: Int, status: Int, priority: Int?, payload: [UInt8], text: [UInt8],
         ends: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), present: UInt8
     ) {

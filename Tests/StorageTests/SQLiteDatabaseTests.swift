@@ -64,6 +64,23 @@ struct SQLiteDatabaseTests {
         #expect(try database.query("PRAGMA synchronous") { $0.int(0) } == [1], "NORMAL")
     }
 
+    @Test func aPageSizeAppliesToANewFileOnly() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var options = SQLiteDatabase.Options()
+        options.pageSize = 16384
+        let fresh = try SQLiteDatabase(path: directory.file("a.sqlite"), options: options)
+        try fresh.execute("CREATE TABLE t (v INTEGER)")
+        #expect(try fresh.query("PRAGMA page_size") { $0.int(0) } == [16384])
+        #expect(try fresh.query("PRAGMA journal_mode") { $0.string(0) } == ["wal"])
+        do {
+            let old = try SQLiteDatabase(path: directory.file("b.sqlite"))
+            try old.execute("CREATE TABLE t (v INTEGER)")
+        }
+        let reopened = try SQLiteDatabase(path: directory.file("b.sqlite"), options: options)
+        #expect(try reopened.query("PRAGMA page_size") { $0.int(0) } == [4096], "an existing file keeps its size")
+    }
+
     @Test func foreignKeysAreEnforced() throws {
         let database = try SQLiteDatabase(path: ":memory:")
         try database.execute("CREATE TABLE p (id INTEGER PRIMARY KEY); CREATE TABLE c (p INTEGER REFERENCES p(id))")

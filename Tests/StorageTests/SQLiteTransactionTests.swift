@@ -99,6 +99,24 @@ struct SQLiteTransactionTests {
         #expect(try database.query("SELECT count(*) FROM sqlite_master WHERE name = 'u'") { $0.int(0) } == [0])
     }
 
+    @Test func aConvertingStepRunsAfterItsSQLAndRollsBackWithIt() throws {
+        struct Failure: Error {}
+        let database = try SQLiteDatabase(path: ":memory:")
+        let converting = SQLiteMigration("2: doubled", sql: "CREATE TABLE u (w INTEGER)") { database in
+            for value in try database.query("SELECT v FROM t", row: { $0.int(0) ?? 0 }) {
+                try database.run("INSERT INTO u VALUES (?)", [.integer(2 * value)])
+            }
+        }
+        try database.migrate(Array(Self.steps.prefix(1)))
+        try database.run("INSERT INTO t VALUES (21)")
+        let failing = SQLiteMigration("2: failing", sql: "CREATE TABLE u (w INTEGER)") { _ in throw Failure() }
+        #expect(throws: SQLiteError.self) { try database.migrate(Array(Self.steps.prefix(1)) + [failing]) }
+        #expect(try database.userVersion == 1, "the step's SQL rolled back with its conversion")
+        try database.migrate(Array(Self.steps.prefix(1)) + [converting])
+        #expect(try database.userVersion == 2)
+        #expect(try database.query("SELECT w FROM u") { $0.int(0) } == [42])
+    }
+
     @Test func aNewerSchemaIsRefused() throws {
         let database = try SQLiteDatabase(path: ":memory:")
         try database.execute("PRAGMA user_version = 5")

@@ -46,7 +46,9 @@ final class DeliveryLogWriter: Sendable {
     let capacity: Int
     let settings: DeliveryLogWriteBehind
     private let loop: EventLoop
-    private let pending: Mutex<(buffer: PendingDeliveries, flushRequested: Bool)>
+    /// What waits; whether the writer was asked to start; the last batch's emptied array, whose
+    /// capacity the next ring reuses (the loops then append without growing an array).
+    private let pending: Mutex<(buffer: PendingDeliveries, flushRequested: Bool, spare: [DeliveryRecord])>
     private let counters = Mutex(Stats())
     /// True when an overwritten waiting entry is among the newest `capacity` (a real loss on disk).
     private let overwritesAreLosses: Bool
@@ -57,7 +59,7 @@ final class DeliveryLogWriter: Sendable {
         self.settings = settings
         let limit = min(max(1, settings.pendingLimit), self.capacity)
         overwritesAreLosses = limit < self.capacity
-        pending = Mutex((PendingDeliveries(limit: limit, total: total), false))
+        pending = Mutex((PendingDeliveries(limit: limit, total: total), false, []))
         loop = try EventLoop(name: "herald-log-writer")
         scheduleTick()
     }
@@ -124,23 +126,30 @@ final class DeliveryLogWriter: Sendable {
             state.flushRequested = false
             guard !state.buffer.isEmpty else { return nil }
             let taken = state.buffer
-            state.buffer = PendingDeliveries(limit: taken.limit, total: taken.total)
+            state.buffer = PendingDeliveries(limit: taken.limit, total: taken.total, reusing: state.spare)
+            state.spare = []
             return taken
         }
         guard let taken else { return }
-        let batch = taken.batch()
+        var batch = taken.batch()
+        let count = batch.records.count
         do {
             try store.write(batch, capacity: capacity)
             counters.withLock {
-                $0.written += batch.entries.count
+                $0.written += count
                 $0.batches += 1
             }
         } catch {
             counters.withLock {
-                $0.dropped += batch.entries.count
+                $0.dropped += count
                 $0.failures += 1
                 $0.lastError = "\(error)"
             }
         }
+        // Release the entries here, off the loops, and keep the array for the next ring.
+        var spare = batch.records
+        batch.records = []
+        spare.removeAll(keepingCapacity: true)
+        pending.withLock { $0.spare = spare }
     }
 }

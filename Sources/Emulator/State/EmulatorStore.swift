@@ -46,22 +46,39 @@ public enum EmulatorStoreError: Error, Sendable, Equatable, CustomStringConverti
 public struct DeliveryBatch: Sendable, Equatable {
     /// Forget every entry kept before appending (`DELETE /control/v1/deliveries` happened).
     public var clearFirst: Bool
-    /// New entries, oldest first.
-    public var entries: [Delivery]
+    /// The new entries, oldest first, as the log keeps them (the SQLite store writes these bytes
+    /// as they are; `entries` makes `Delivery` values of them).
+    var records: [DeliveryRecord]
     /// Requests answered in all, after these entries (the log's `totalCount`).
     public var total: Int
 
+    /// New entries, oldest first.
+    public var entries: [Delivery] {
+        get { records.map(\.delivery) }
+        set { records = newValue.map(DeliveryRecord.init) }
+    }
+
     public init(clearFirst: Bool = false, entries: [Delivery], total: Int) {
+        self.init(clearFirst: clearFirst, records: entries.map(DeliveryRecord.init), total: total)
+    }
+
+    init(clearFirst: Bool, records: [DeliveryRecord], total: Int) {
         self.clearFirst = clearFirst
-        self.entries = entries
+        self.records = records
         self.total = total
+    }
+
+    public static func == (lhs: DeliveryBatch, rhs: DeliveryBatch) -> Bool {
+        lhs.clearFirst == rhs.clearFirst && lhs.total == rhs.total && lhs.entries == rhs.entries
     }
 }
 
 /// The delivery log's record: the newest entries, capped, and the total answered.
 public protocol DeliveryLogStore: Sendable {
     /// Applies `batch` atomically: forgets the kept entries when `clearFirst`, appends the entries,
-    /// records the total, then keeps only the newest `capacity` entries.
+    /// records the total, then keeps only the newest `capacity` entries. (A store may leave older
+    /// entries in its file, as the SQLite store does with the rest of its oldest row kept, but
+    /// never reads them back.)
     func write(_ batch: DeliveryBatch, capacity: Int) throws(EmulatorStoreError)
     /// The newest `limit` entries kept, oldest first, and the total recorded (0 for a new store).
     func loadDeliveries(newest limit: Int) throws(EmulatorStoreError) -> (entries: [Delivery], total: Int)

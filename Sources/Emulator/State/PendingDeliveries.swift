@@ -2,8 +2,8 @@
 /// when full, so appending never blocks and never grows memory past the limit.
 struct PendingDeliveries {
     let limit: Int
-    /// Compact records (DeliveryRecord): the request path makes no Strings; `batch()`, on the
-    /// writer's thread, makes the `Delivery` values.
+    /// Compact records (DeliveryRecord): the request path makes no Strings, and neither does the
+    /// writer (the SQLite store writes the records' bytes).
     private var storage: [DeliveryRecord] = []
     /// Where the oldest entry is once the ring is full.
     private var start = 0
@@ -12,9 +12,12 @@ struct PendingDeliveries {
     /// Requests answered in all, these included.
     var total: Int
 
-    init(limit: Int, total: Int) {
+    /// An empty ring; `storage` is an emptied array whose capacity is reused (the previous batch's).
+    init(limit: Int, total: Int, reusing storage: [DeliveryRecord] = []) {
         self.limit = max(1, limit)
         self.total = total
+        self.storage = storage
+        self.storage.removeAll(keepingCapacity: true)
     }
 
     var count: Int { storage.count }
@@ -40,10 +43,9 @@ struct PendingDeliveries {
         clearFirst = true
     }
 
-    /// The waiting entries, oldest first, as one batch.
-    func batch() -> DeliveryBatch {
+    /// The waiting entries, oldest first, as one batch (the ring's own array unless it wrapped).
+    consuming func batch() -> DeliveryBatch {
         let records = start == 0 ? storage : Array(storage[start...] + storage[..<start])
-        let entries = records.map(\.delivery)
-        return DeliveryBatch(clearFirst: clearFirst, entries: entries, total: total)
+        return DeliveryBatch(clearFirst: clearFirst, records: records, total: total)
     }
 }

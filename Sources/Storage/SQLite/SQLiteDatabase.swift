@@ -25,6 +25,9 @@ public final class SQLiteDatabase {
         public var readOnly = false
         /// Most prepared statements kept for reuse by `run`, `query` and `withStatement`.
         public var statementCacheLimit = 64
+        /// Bytes per database page for a new file (a power of two, 512 to 65536); nil keeps SQLite's
+        /// 4096. An existing file keeps the size it was made with.
+        public var pageSize: Int? = nil
 
         public init() {}
     }
@@ -63,6 +66,9 @@ public final class SQLiteDatabase {
         // The first statements read the header: a file that is not a database fails here, and is
         // reported as a failure to open it.
         do {
+            if let pageSize = options.pageSize, !options.readOnly {
+                try execute("PRAGMA page_size = \(pageSize)")  // before WAL mode writes the first page
+            }
             if options.writeAheadLog, !options.readOnly {
                 _ = try query("PRAGMA journal_mode = WAL") { $0.string(0) }
                 try execute("PRAGMA synchronous = NORMAL")

@@ -8,10 +8,14 @@ public struct SQLiteMigration: Sendable {
     public let name: String
     /// One or more statements, run with `SQLiteDatabase.execute`.
     public let sql: String
+    /// Work SQL cannot express (converting rows to another encoding), run after `sql` in the same
+    /// transaction; nil for most steps.
+    public let convert: (@Sendable (SQLiteDatabase) throws -> Void)?
 
-    public init(_ name: String, sql: String) {
+    public init(_ name: String, sql: String, then convert: (@Sendable (SQLiteDatabase) throws -> Void)? = nil) {
         self.name = name
         self.sql = sql
+        self.convert = convert
     }
 }
 
@@ -36,6 +40,7 @@ extension SQLiteDatabase {
             do {
                 try transaction {
                     try execute(migration.sql)
+                    try migration.convert?(self)
                     try execute("PRAGMA user_version = \(offset + 1)")
                 }
             } catch let error as SQLiteError {

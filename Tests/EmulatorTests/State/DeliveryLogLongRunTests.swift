@@ -48,7 +48,16 @@ struct DeliveryLogLongRunTests {
         #expect(stats.failures == 0)
 
         let database = try SQLiteDatabase(path: fixture.path)
-        #expect(try database.query("SELECT count(*) FROM deliveries") { $0.int(0) } == [capacity])
+        // Whole batches go once none of their entries is among the newest `capacity`: the file holds
+        // those and the rest of the oldest row kept (a row is at most one batch, here at most 1000 entries).
+        let onDisk = try database.query("SELECT sum(count), max(last_seq) - min(first_seq) + 1 FROM delivery_batches") {
+            ($0.int(0) ?? 0, $0.int(1) ?? 0)
+        }
+        #expect(onDisk.count == 1)
+        if let (entries, span) = onDisk.first {
+            #expect(entries >= capacity && entries < 2 * capacity, "\(entries) entries in the file")
+            #expect(entries == span, "the batches kept are contiguous")
+        }
         let (entries, total) = try fixture.store.loadDeliveries(newest: capacity)
         #expect(entries == log.entries(), "the file holds exactly the newest entries")
         #expect(total == 2 * perTask)

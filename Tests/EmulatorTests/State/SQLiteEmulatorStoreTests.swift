@@ -21,14 +21,16 @@ struct SQLiteEmulatorStoreTests {
         defer { fixture.remove() }
         try SQLiteDatabase(path: fixture.path).execute("PRAGMA user_version = 99")
         let error = try #require(throws: SQLiteError.self) { try SQLiteEmulatorStore(path: fixture.path) }
-        #expect(error.description.contains("version 99, newer than the 2 this Herald knows"), "\(error)")
+        #expect(error.description.contains("version 99, newer than the 3 this Herald knows"), "\(error)")
     }
 
     @Test func reopeningKeepsTheSchemaAndItsVersion() throws {
         let fixture = try StoreFixture(.sqlite)
         defer { fixture.remove() }
         _ = try fixture.reopened()
-        #expect(try SQLiteDatabase(path: fixture.path).userVersion == 2)
+        let database = try SQLiteDatabase(path: fixture.path)
+        #expect(try database.userVersion == 3)
+        #expect(try database.query("PRAGMA page_size") { $0.int(0) } == [SQLiteEmulatorStore.pageSize])
     }
 
     @Test(arguments: [
@@ -60,7 +62,7 @@ struct SQLiteEmulatorStoreTests {
         #expect(underlying.message.contains("no such table: unregistered_tokens"), "\(underlying)")
     }
 
-    @Test func version2KeepsWhatVersion1StoredForDevices() throws {
+    @Test func laterVersionsKeepWhatVersion1StoredForDevices() throws {
         let fixture = try StoreFixture(.memory)  // a directory only; the file is made by hand at version 1
         defer { fixture.remove() }
         let token = String(repeating: "0a", count: 32)
@@ -78,7 +80,7 @@ struct SQLiteEmulatorStoreTests {
             """)
 
         let store = try SQLiteEmulatorStore(path: fixture.path)
-        #expect(try SQLiteDatabase(path: fixture.path).userVersion == 2)
+        #expect(try SQLiteDatabase(path: fixture.path).userVersion == 3)
         #expect(
             try store.storedNotifications(ofDevice: "phone") == [
                 StoredNotification(

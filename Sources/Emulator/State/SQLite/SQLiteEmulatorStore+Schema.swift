@@ -102,5 +102,20 @@ extension SQLiteEmulatorStore {
                 DROP TABLE subscriptions;
                 ALTER TABLE subscriptions_2 RENAME TO subscriptions;
                 """),
+        SQLiteMigration(
+            "3: the delivery log in batches, one row and one blob each",
+            sql: """
+                -- Entries are numbered 1, 2, ... in write order; a row holds entries first_seq...last_seq,
+                -- encoded back to back in `records` (Sources/Emulator/DeliveryRecord+Encoding.swift).
+                -- counters['deliveries.first_kept'] is the oldest entry kept; older ones are never read.
+                CREATE TABLE delivery_batches (
+                    last_seq INTEGER PRIMARY KEY,
+                    first_seq INTEGER NOT NULL,
+                    count INTEGER NOT NULL CHECK (count > 0 AND count = last_seq - first_seq + 1),
+                    records BLOB NOT NULL
+                );
+                -- Then `convertDeliveryRows` moves the rows of `deliveries` into batches and drops it.
+                """,
+            then: { try convertDeliveryRows($0) }),
     ]
 }
