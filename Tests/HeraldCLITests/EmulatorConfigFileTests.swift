@@ -23,6 +23,17 @@ struct EmulatorConfigFileTests {
         #expect(file.allTopics == nil, "the second team names no topics: any topic")
     }
 
+    /// Keys are checked against the topic's bundle id, so a suffixed topic ("….voip") must count
+    /// as its app: kept as written, the team's own VoIP pushes were refused (403 InvalidProviderToken).
+    @Test func suffixedTopicsNameTheirApp() throws {
+        let file = try EmulatorConfigFile(bytes: Array("""
+            {"teams":[{"teamId":"DEF123GHIJ","topics":["com.example.app.voip","com.example.other"],
+              "keys":[{"keyId":"ABC123DEFG","authKey":"a.p8"}]}]}
+            """.utf8), path: "cfg.json")
+        #expect(file.keys[0].topics == ["com.example.app", "com.example.other"])
+        #expect(file.allTopics == ["com.example.app", "com.example.other"])
+    }
+
     @Test(arguments: [
         ("[]", "(root)"),
         (#"{"teams":[]}"#, "teams"),

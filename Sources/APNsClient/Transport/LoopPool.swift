@@ -279,6 +279,11 @@ final class LoopPool: @unchecked Sendable {
             connections.append(connection)
             counter.value.add(1, ordering: .relaxed)
             counter.opened.add(1, ordering: .relaxed)
+            // Connected after `shutdown` began: close it, or the shutdown would wait for it forever.
+            if shuttingDown {
+                connection.close()
+                return
+            }
             drainWaiting()
         case .streamsAvailable:
             drainWaiting()

@@ -59,10 +59,11 @@ struct EmulatorConfigFile: Equatable {
             if let list = team["topics"] {
                 guard let array = list.arrayValue else { throw FieldError(field: at + ".topics", message: "must be an array of bundle ids") }
                 for (index, value) in array.enumerated() {
-                    guard let topic = value.stringValue, (try? Topic(topic)) != nil else {
+                    guard let text = value.stringValue, let topic = try? Topic(text) else {
                         throw FieldError(field: "\(at).topics[\(index)]", message: "must be a bundle id such as \"com.example.app\"")
                     }
-                    topics.append(topic)
+                    // A topic with a push-type suffix names its app: keys are checked by bundle id.
+                    topics.append(topic.bundleID)
                 }
             }
             guard let keyList = team["keys"]?.arrayValue, !keyList.isEmpty else {
