@@ -57,6 +57,9 @@ struct ControlAPI {
                 if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
                     throw ControlRequestError(field: unknown, "is not a filter (known: topic)")
                 }
+                if query["topic"]?.isEmpty == true {
+                    throw ControlRequestError(field: "topic", "needs a value (topic=BUNDLE_ID); leave it out to list every device")
+                }
                 let list = devices?.summaries(bundleID: query["topic"]) ?? []
                 Self.json(responder, 200, .object(JSONObject([.init(key: "devices", value: .array(list.map(\.json)))])))
             case "stats":
@@ -178,8 +181,9 @@ struct ControlAPI {
         guard let mark = path.firstIndex(of: "?") else { return (path, [:]) }
         var query: [String: String] = [:]
         for pair in path[path.index(after: mark)...].split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2 { query[String(parts[0])] = percentDecoded(parts[1]) }
+            // `name=` and a bare `name` keep an empty value, for the filters to refuse by name.
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            query[String(parts[0])] = parts.count == 2 ? percentDecoded(parts[1]) : ""
         }
         return (String(path[..<mark]), query)
     }

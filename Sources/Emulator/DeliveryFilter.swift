@@ -50,6 +50,9 @@ extension DeliveryFilter {
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw ControlRequestError(field: unknown, "is not a filter (known: \(known.sorted().joined(separator: ", ")))")
         }
+        if let empty = query.keys.sorted().first(where: { query[$0]?.isEmpty == true }) {
+            throw ControlRequestError(field: empty, "needs a value (\(empty)=...); leave it out to match anything")
+        }
         func number(_ key: String, _ range: ClosedRange<Int>) throws(ControlRequestError) -> Int? {
             guard let text = query[key] else { return nil }
             guard let value = Int(text), range.contains(value) else {

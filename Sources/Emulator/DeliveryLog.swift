@@ -179,7 +179,14 @@ public final class TokenRegistry: Sendable {
 
 /// Counts pushes per token in one-second windows, for the emulator's per-token rate limit.
 final class TokenRateLimiter: Sendable {
-    private let windows = Mutex<[String: (second: Int, count: Int)]>([:])
+    /// Counts per token for one second; a new second starts an empty table (so it never holds more
+    /// tokens than were pushed to in one second, and cleaning it is one `removeAll`).
+    private struct Window {
+        var second = Int.min
+        var counts: [String: Int] = [:]
+    }
+
+    private let window = Mutex(Window())
     let limit: Int
 
     init(limit: Int) {
@@ -188,13 +195,14 @@ final class TokenRateLimiter: Sendable {
 
     /// Counts one push to `token` at `second`; false when it is over the limit for that second.
     func admit(_ token: String, at second: Int) -> Bool {
-        windows.withLock { windows in
-            var window = windows[token] ?? (second, 0)
-            if window.second != second { window = (second, 0) }
-            window.count += 1
-            windows[token] = window
-            if windows.count > 100_000 { windows = windows.filter { $0.value.second == second } }
-            return window.count <= limit
+        window.withLock { window in
+            if window.second != second {
+                window.second = second
+                window.counts.removeAll(keepingCapacity: window.counts.count <= 100_000)
+            }
+            let count = (window.counts[token] ?? 0) + 1
+            window.counts[token] = count
+            return count <= limit
         }
     }
 }

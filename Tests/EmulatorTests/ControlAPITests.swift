@@ -119,6 +119,8 @@ struct ControlAPITests {
         ("GET", "/control/v1/deliveries?limit=0", "", 400, "limit"),
         ("GET", "/control/v1/deliveries?status=abc", "", 400, "status"),
         ("GET", "/control/v1/deliveries?tokne=ab", "", 400, "tokne"),
+        ("GET", "/control/v1/deliveries?token=", "", 400, "token"),
+        ("GET", "/control/v1/deliveries?limit", "", 400, "limit"),
         ("DELETE", "/control/v1/faults/x", "", 400, "id"),
     ])
     func malformedRequestsNameTheField(method: String, path: String, body: String, status: Int, field: String) async throws {

@@ -202,3 +202,35 @@ struct DevicePresenceTests {
         #expect(!registry.isOnline(token))
     }
 }
+
+/// What clients can make the registry hold is bounded.
+@Suite(.timeLimit(.minutes(1)))
+struct DeviceLimitTests {
+    @Test func registrationBeyondTheDeviceLimitIsRefused() throws {
+        let registry = DeviceRegistry()
+        for _ in 0..<DeviceRegistry.maximumDevices {
+            _ = try registry.register(bundleID: "com.example.app", environment: .sandbox)
+        }
+        #expect(throws: DeviceError.self) { try registry.register(bundleID: "com.example.app", environment: .sandbox) }
+        do {
+            _ = try registry.register(bundleID: "com.example.app", environment: .sandbox)
+        } catch {
+            #expect(error.status == 429 && error.reason.hasPrefix("devices:"))
+        }
+        #expect(registry.deviceCount == DeviceRegistry.maximumDevices)
+    }
+
+    @Test func aDeviceHoldsABoundedNumberOfActivityTokens() throws {
+        let registry = DeviceRegistry()
+        let device = try registry.register(bundleID: "com.example.app", environment: .sandbox)
+        for _ in 0..<DeviceRegistry.maximumTokensPerDevice {
+            _ = try registry.registerToken(.liveActivity, for: device)
+        }
+        do {
+            _ = try registry.registerToken(.pushToStart, for: device)
+            Issue.record("the token beyond the limit must be refused")
+        } catch {
+            #expect(error.status == 429 && error.reason.hasPrefix("tokens:"))
+        }
+    }
+}

@@ -92,7 +92,8 @@ public final class DeviceRegistry: Sendable {
         if let problem = Topic.bundleIDProblem(bundleID) { throw .invalid(field: "topic", rule: problem) }
         let token = Self.randomToken(bytes: 32)
         let milliseconds = clock() * 1000
-        state.withLock { state in
+        let full = state.withLock { state -> Bool in
+            guard state.devices.count < Self.maximumDevices else { return true }
             state.devices[token] = Device(bundleID: bundleID, environment: environment, tokens: [token])
             state.routes[token] = Route(deviceToken: token, bundleID: bundleID, environment: environment, kind: .device)
             records?.enqueue(
@@ -100,18 +101,30 @@ public final class DeviceRegistry: Sendable {
                     StoredDevice(
                         id: token, token: token, bundleID: bundleID, environment: .init(environment),
                         createdAt: milliseconds)))
+            return false
+        }
+        if full {
+            throw DeviceError(
+                status: 429, reason: "devices: the emulator already holds \(Self.maximumDevices) devices; unregister some")
         }
         records?.write()
         return token
     }
+
+    /// The most simulated devices one emulator holds (registration beyond it is refused with 429),
+    /// and the most Live Activity and push-to-start tokens one device holds: memory and the store
+    /// stay bounded whatever clients do.
+    public static let maximumDevices = 100_000
+    public static let maximumTokensPerDevice = 1_000
 
     /// Gives the device a Live Activity or push-to-start token (160 hex digits) that routes to it.
     public func registerToken(_ kind: DeviceTokenKind, for deviceToken: String) throws(DeviceError) -> String {
         guard kind != .device else { throw .invalid(field: "kind", rule: "use \"live-activity\" or \"push-to-start\"") }
         let token = Self.randomToken(bytes: 80)
         let milliseconds = clock() * 1000
-        let added = state.withLock { state -> Bool in
+        let added = state.withLock { state -> Bool? in
             guard let device = state.devices[deviceToken] else { return false }
+            guard device.tokens.count <= Self.maximumTokensPerDevice else { return nil }
             state.devices[deviceToken]?.tokens.append(token)
             state.routes[token] = Route(
                 deviceToken: deviceToken, bundleID: device.bundleID, environment: device.environment, kind: kind)
@@ -121,6 +134,10 @@ public final class DeviceRegistry: Sendable {
                         token: token, deviceID: deviceToken, kind: kind == .pushToStart ? .pushToStart : .liveActivity,
                         createdAt: milliseconds)))
             return true
+        }
+        guard let added else {
+            throw DeviceError(
+                status: 429, reason: "tokens: the device already holds \(Self.maximumTokensPerDevice) tokens")
         }
         guard added else { throw .unknownDevice(deviceToken) }
         records?.write()
