@@ -214,6 +214,7 @@ struct DevicePushScanTests {
         },
         DevicePushValidatorTests.policy { $0.topicRequired = false },
         DevicePushValidatorTests.policy { $0.backgroundPriority10IsRejected = false },
+        DevicePushValidatorTests.policy { $0.liveActivityPriority1IsRejected = false },
     ]
 
     static let bytes: [UInt8] = Array("aZ09-./: ".utf8) + [0x00, 0x7F, 0x80, 0xCC, 0x81, 0xC3, 0xA9, 0xFF]

@@ -174,6 +174,11 @@ struct DevicePushValidatorTests {
         Rejected(
             label: "background without priority (APNs assumes 10)", headers: headers(pushType: "background"),
             body: backgroundBody, reason: .badPriority, status: 400),
+        // BadPriority (Live Activity at 1)
+        Rejected(
+            label: "liveactivity at priority 1",
+            headers: headers(topic: "com.example.app.push-type.liveactivity", pushType: "liveactivity", [("apns-priority", "1")]),
+            reason: .badPriority, status: 400),
         // PayloadEmpty, not a JSON object, PayloadTooLarge
         Rejected(label: "empty body", body: [], reason: .payloadEmpty, status: 400, phase: .payload),
         Rejected(
@@ -346,6 +351,11 @@ struct DevicePushValidatorTests {
             headers: headers(pushType: "background", [("apns-priority", "10")]),
             body: backgroundBody, policy: policy { $0.backgroundPriority10IsRejected = false }, pushType: .background,
             topic: "com.example.app"),
+        Accepted(
+            label: "liveactivity at priority 1, policy allows it",
+            headers: headers(topic: "com.example.app.push-type.liveactivity", pushType: "liveactivity", [("apns-priority", "1")]),
+            policy: policy { $0.liveActivityPriority1IsRejected = false }, pushType: .liveactivity,
+            topic: "com.example.app.push-type.liveactivity", priority: .low),
         Accepted(
             label: "background without priority, policy allows it", headers: headers(pushType: "background"),
             body: backgroundBody, policy: policy { $0.backgroundPriority10IsRejected = false }, pushType: .background,

@@ -95,6 +95,12 @@ extension LintRuleCase {
                 "HDR-PRIORITY-TYPE", .warning, at: "apns-priority", mentions: "not 1", "alert at 1",
                 broken: request(hi, type: "alert", topic: "com.example.app", priority: "1"), fix: { $0.priority = "5" }),
             LintRuleCase(
+                "LA-PRIORITY", .error, at: "apns-priority", mentions: "not 1", "Live Activity at 1",
+                broken: request(
+                    #"{"aps":{"event":"end","timestamp":1767232800}}"#, type: "liveactivity",
+                    topic: "com.example.sports.push-type.liveactivity", priority: "1"),
+                fix: { $0.priority = "5" }),
+            LintRuleCase(
                 "HDR-EXPIRATION", .error, at: "apns-expiration", mentions: "'-1'", "negative",
                 broken: request(hi, type: "alert", expiration: "-1"), fix: { $0.expiration = "0" }),
             LintRuleCase(

@@ -78,6 +78,8 @@ extension LintRule {
     // Live Activities
     public static let liveActivityEvent = LintRule("LA-EVENT", .error, "A Live Activity push needs event: start, update or end.")
     public static let liveActivityTimestamp = LintRule("LA-TIMESTAMP", .error, "A Live Activity push needs a timestamp in UNIX seconds.")
+    public static let liveActivityPriority = LintRule(
+        "LA-PRIORITY", .error, "Live Activity pushes use priority 10 or 5, not 1.", reason: .badPriority)
     public static let liveActivityMilliseconds = LintRule(
         "LA-MILLISECONDS", .error, "Live Activity dates are UNIX seconds, not milliseconds.")
     public static let liveActivityContentState = LintRule(
@@ -117,7 +119,7 @@ extension LintRule {
         mutableWithoutAlert, badgeNegative, soundVolume, criticalSoundLevel, criticalEntitlement,
         timeSensitiveCapability, interruptionLevel, passiveSound, relevanceRange, locArgsWithoutKey, contentChanged,
         contentChangedElsewhere,
-        liveActivityEvent, liveActivityTimestamp, liveActivityMilliseconds, liveActivityContentState,
+        liveActivityEvent, liveActivityTimestamp, liveActivityPriority, liveActivityMilliseconds, liveActivityContentState,
         liveActivityStartAttributes, liveActivityStartAlert, liveActivityStartOnly, liveActivityPushInputs,
         liveActivityDismissal, liveActivitySound, liveActivityKeysElsewhere,
         broadcastPushType, broadcastMissingPushType, broadcastStart, broadcastTopic, mdmPushMagic, mdmAPS, simulatorBundle,

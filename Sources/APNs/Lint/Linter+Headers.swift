@@ -148,6 +148,11 @@ extension LintContext {
             }
             return
         }
+        if pushType == .liveactivity, priority == .low {
+            // The emulator refuses it (DevicePushPolicy.liveActivityPriority1IsRejected): Apple documents 10 and 5 only.
+            report(.liveActivityPriority, "apns-priority", "Live Activity pushes use priority 10 or 5, not 1")
+            return
+        }
         let allowed = pushType.allowedPriorities
         guard !allowed.contains(priority) else { return }
         let list = allowed.map(\.headerValue).joined(separator: " or ")

@@ -18,6 +18,10 @@ public struct DevicePushPolicy: Sendable, Equatable {
     /// with `BadPriority`. Apple: "using priority 10 is an error"; it does not name the reason.
     public var backgroundPriority10IsRejected: Bool = true
 
+    /// Whether a Live Activity push at priority 1 is refused with `BadPriority`. Apple documents 5
+    /// and 10 only for `liveactivity` ("5 (not budgeted) or 10 (budgeted)"); it names no reason.
+    public var liveActivityPriority1IsRejected: Bool = true
+
     /// The reason for a body that is not a JSON object (malformed JSON, or an array, string, ...).
     ///
     /// Apple documents no reason for this on `/3/device`: `BadRequestPayload` exists only for

@@ -152,6 +152,9 @@ extension DevicePushValidator {
         if pushType == .background, priority == .immediate, policy.backgroundPriority10IsRejected {
             return reject(.badPriority)
         }
+        if pushType == .liveactivity, priority == .low, policy.liveActivityPriority1IsRejected {
+            return reject(.badPriority)
+        }
         return .accepted(
             ScannedPushHeaders(
                 pushType: pushType, priority: priority, expiration: expiration, apnsIDField: requestID,

@@ -143,6 +143,9 @@ public enum DevicePushValidator {
         if pushType == .background, priority == .immediate, policy.backgroundPriority10IsRejected {
             throw reject(.badPriority)
         }
+        if pushType == .liveactivity, priority == .low, policy.liveActivityPriority1IsRejected {
+            throw reject(.badPriority)
+        }
 
         return ValidatedHeaders(
             token: token, topic: topic, pushType: pushType, priority: priority, expiration: expiration,
