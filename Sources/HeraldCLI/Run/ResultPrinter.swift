@@ -1,7 +1,7 @@
 import APNs
 import APNsClient
 
-/// Prints one line per result (`token status apns-id [reason]`, or a JSON object with --json) and
+/// Prints one line per result (`token status apns-id [reason [(since TIME)]]`, or a JSON object with --json) and
 /// the closing summary: counts by reason and latency percentiles.
 struct ResultPrinter {
     let options: SendOptions
@@ -36,8 +36,10 @@ struct ResultPrinter {
                 }
                 context.standardOutput(JSONValue.object(object).encodedString + "\n")
             } else if case .rejected(let rejection) = error {
+                // A 410 says since when the token is dead: a token registered again after that is live.
+                let since = rejection.timestampMilliseconds.map { " (since \(utcTimestamp(milliseconds: $0)))" } ?? ""
                 context.standardOutput(
-                    "\(notification.token.hex) \(rejection.status) \(rejection.apnsID ?? "-") \(rejection.reason)\n")
+                    "\(notification.token.hex) \(rejection.status) \(rejection.apnsID ?? "-") \(rejection.reason)\(since)\n")
             } else {
                 context.standardOutput("\(notification.token.hex) - - \(error)\n")
             }
