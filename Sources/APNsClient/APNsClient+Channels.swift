@@ -110,8 +110,7 @@ extension APNsClient {
         _ requestID: APNsID?, _ route: APNsRoute
     ) async throws(APNsClientError) -> RawResponse {
         let id = (requestID ?? APNsID.random()).value
-        var attempt = 1
-        var resigned = false
+        var retries = RetryState()
         while true {
             var token: ProviderToken?
             if case .token(let cache) = credentials {
@@ -133,20 +132,15 @@ extension APNsClient {
                 .map { _ in raw }
             }
             guard case .failure(let error) = result else { return try result.get() }
-            if error.reason == .expiredProviderToken, !resigned, let token, case .token(let cache) = credentials,
-                (try? cache.refresh(after: token)) != nil
-            {
-                resigned = true
+            switch retries.step(after: error, policy: retryPolicy, resign: { credentials.resigns(after: token) }) {
+            case .resendNow:
                 continue
-            }
-            if let delay = retryPolicy.delay(
-                afterAttempt: attempt, failingWith: error, random: { Double.random(in: 0...1) })
-            {
-                attempt += 1
+            case .resendAfter(let delay):
                 try? await Task.sleep(for: delay)
                 continue
+            case .stop:
+                throw error
             }
-            throw error
         }
     }
 }

@@ -92,8 +92,7 @@ public final class APNsClient: Sendable {
         }
         var notification = original
         if notification.apnsID == nil { notification.apnsID = APNsID.random() }
-        var attempt = 1
-        var resigned = false
+        var retries = RetryState()
         while true {
             var token: ProviderToken?
             if case .token(let cache) = credentials {
@@ -116,18 +115,16 @@ public final class APNsClient: Sendable {
                     status: raw.status, apnsID: raw.apnsID ?? request.apnsID, uniqueID: raw.uniqueID, body: raw.body)
             }
             guard case .failure(let error) = result else { return result }
-            if error.reason == .expiredProviderToken, !resigned, let token, case .token(let cache) = credentials,
-                (try? cache.refresh(after: token)) != nil
-            {
-                resigned = true
+            switch retries.step(after: error, policy: retryPolicy, resign: { credentials.resigns(after: token) }) {
+            case .resendNow:
                 recorder.retried()
                 continue
-            }
-            if let delay = retryPolicy.delay(afterAttempt: attempt, failingWith: error, random: { Double.random(in: 0...1) }) {
-                attempt += 1
+            case .resendAfter(let delay):
                 recorder.retried()
                 try? await Task.sleep(for: delay)
                 continue
+            case .stop:
+                break
             }
             if case .rejected(let rejection) = error, rejection.reason.prunesToken {
                 onPrunableToken?(PrunableToken(

@@ -24,8 +24,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
 
     private struct Entry {
         var notification: Notification
-        var attempt = 1
-        var resigned = false
+        var retries = RetryState()
         /// The `authorization` the last attempt carried (the same string object while the token
         /// lasts: holding it costs one reference, not a token's four strings).
         var authorization: String?
@@ -132,7 +131,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     func requestFinished(_ tag: Int, _ raw: Result<RawResponse, APNsClientError>) {
         assert(pool.loop.inEventLoop)
         // Fields are read in place: copying an entry costs a retain per string it holds.
-        guard let attempt = entries[tag]?.attempt else { return }
+        guard entries[tag] != nil else { return }
         let result = raw.flatMap { raw in
             ResponseDecoder.decode(
                 status: raw.status, apnsID: raw.apnsID ?? entries[tag]?.notification.apnsID?.value,
@@ -143,21 +142,23 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
             finish(tag, result)
             return
         }
-        if error.reason == .expiredProviderToken, entries[tag]?.resigned == false, let sent = entries[tag]?.authorization,
-            case .token(let cache) = client.credentials, let current = try? cache.token(),
-            current.authorization != sent || (try? cache.refresh(after: current)) != nil
-        {
-            entries[tag]?.resigned = true
+        let sent = entries[tag]?.authorization
+        let step = entries[tag]?.retries.step(after: error, policy: client.retryPolicy) {
+            // The token sent is the current one unless another request re-signed meanwhile.
+            guard let sent, case .token(let cache) = client.credentials, let current = try? cache.token() else { return false }
+            return current.authorization != sent || client.credentials.resigns(after: current)
+        }
+        switch step {
+        case .resendNow:
             client.recorder.retried()
             send(tag)
             return
-        }
-        let random = Double.random(in: 0...1)
-        if let delay = client.retryPolicy.delay(afterAttempt: attempt, failingWith: error, random: { random }) {
-            entries[tag]?.attempt += 1
+        case .resendAfter(let delay):
             client.recorder.retried()
             _ = pool.loop.schedule(after: delay.clampedNanoseconds) { [self] in send(tag) }
             return
+        case .stop, nil:
+            break
         }
         if case .rejected(let rejection) = error, rejection.reason.prunesToken,
             let onPrunableToken = client.onPrunableToken,
