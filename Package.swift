@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "KeysTests", dependencies: ["Keys"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "Keys"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "Keys", "HeraldTestSupport"]),
+        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "APNs", "Keys", "HeraldTestSupport"]),
         .testTarget(
             name: "APNsClientTests", dependencies: ["APNsClient", "APNs", "Emulator", "HTTP2", "Keys", "HeraldTestSupport"]),
         .testTarget(

@@ -216,34 +216,12 @@ extension EmulatorHandler {
 
     static let apnsIDName = Array("apns-id".utf8)
     static let uniqueIDName = Array("apns-unique-id".utf8)
-    /// The two lowercase hex digits of each byte value, back to back (512 bytes).
-    private static let hexPairs: [UInt8] = {
-        let digits = Array("0123456789abcdef".utf8)
-        return (0..<256).flatMap { [digits[$0 >> 4], digits[$0 & 0xF]] }
-    }()
 
     /// A random (version 4) UUID in lowercase 8-4-4-4-12 form, written over `buffer` (36 bytes).
     static func writeUUID(_ buffer: inout [UInt8], using random: inout SplitMix64) {
-        let high = random.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000
-        let low = random.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
-        hexPairs.withUnsafeBufferPointer { pairs in
-            buffer.withUnsafeMutableBufferPointer { out in
-                out[8] = UInt8(ascii: "-")
-                out[13] = UInt8(ascii: "-")
-                out[18] = UInt8(ascii: "-")
-                out[23] = UInt8(ascii: "-")
-                for index in 0..<16 {
-                    let word = index < 8 ? high : low
-                    let byte = Int(truncatingIfNeeded: word >> UInt64(56 - 8 * (index & 7))) & 0xFF
-                    // Two digits per byte; a dash after bytes 4, 6, 8 and 10.
-                    let position =
-                        2 * index + (index >= 4 ? 1 : 0) + (index >= 6 ? 1 : 0) + (index >= 8 ? 1 : 0)
-                        + (index >= 10 ? 1 : 0)
-                    out[position] = pairs[2 * byte]
-                    out[position + 1] = pairs[2 * byte + 1]
-                }
-            }
-        }
+        let high = random.next()
+        let low = random.next()
+        buffer.withUnsafeMutableBufferPointer { APNsID.writeVersion4(high: high, low: low, into: $0) }
     }
 }
 

@@ -57,10 +57,7 @@ final class FaultyHandler: HTTP2RequestHandler {
 
     private func next() -> UInt64 {
         // SplitMix64 over an atomic counter: deterministic per run order, safe from any loop.
-        var z = seed.wrappingAdd(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        SplitMix64.mix(seed.wrappingAdd(SplitMix64.increment, ordering: .relaxed).newValue)
     }
 }
 

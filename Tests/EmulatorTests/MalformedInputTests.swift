@@ -14,14 +14,8 @@ struct MalformedInputTests {
 
     /// Seeded mutations of a valid push: header names and values, path, method and body bytes.
     static func mutations(count: Int, seed: UInt64) -> [RawRequest] {
-        var state = seed
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random = SplitMix64(seed: seed)
+        func next() -> UInt64 { random.next() }
         func pick<T>(_ values: [T]) -> T { values[Int(next() % UInt64(values.count))] }
         func junk(_ length: Int) -> String {
             String(decoding: (0..<length).map { _ in UInt8(32 + next() % 95) }, as: UTF8.self)

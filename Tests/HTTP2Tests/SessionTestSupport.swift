@@ -1,24 +1,11 @@
+import APNs
 import HTTP2
 
 // In-memory harness for the session tests: a client and a server session joined by pumping each
 // one's output into the other's input until neither has anything left to say. No sockets.
 
-/// SplitMix64: small, seeded, reproducible.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// Small, seeded, reproducible.
+typealias SeededRandom = SplitMix64
 
 /// Records everything a client session reports, and how often each token was reported.
 final class ClientRecorder: HTTP2ClientSessionDelegate {

@@ -33,34 +33,52 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
     /// and cost no system call (the system generator makes one per draw: two per id was measured
     /// at a few percent of a bulk send).
     public static func random() -> APNsID {
-        let count = IDStream.counter.wrappingAdd(1, ordering: .relaxed).oldValue &* 0x9E37_79B9_7F4A_7C15
-        var draws = TwoDraws(first: IDStream.mix(IDStream.seeds.0 &+ count), second: IDStream.mix(IDStream.seeds.1 &+ count))
+        let count = IDStream.counter.wrappingAdd(1, ordering: .relaxed).oldValue &* SplitMix64.increment
+        var draws = TwoDraws(
+            first: SplitMix64.mix(IDStream.seeds.0 &+ count), second: SplitMix64.mix(IDStream.seeds.1 &+ count))
         return random(using: &draws)
     }
 
     public static func random(using generator: inout some RandomNumberGenerator) -> APNsID {
         // Two 64-bit draws, not sixteen byte draws: the system generator makes a system call per draw.
-        let high = (generator.next() & 0xFFFF_FFFF_FFFF_0FFF) | 0x4000  // version 4
-        let low = (generator.next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
-        let digits: StaticString = "0123456789abcdef"
+        let high = generator.next()
+        let low = generator.next()
         let text = String(unsafeUninitializedCapacity: 36) { buffer in
-            digits.withUTF8Buffer { digits in
-                var position = 0
-                for nibble in 0..<32 {
-                    if position == 8 || position == 13 || position == 18 || position == 23 {
-                        buffer[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    let word = nibble < 16 ? high : low
-                    let shift = UInt64(60 - 4 * (nibble % 16))
-                    buffer[position] = digits[Int((word >> shift) & 0x0F)]
-                    position += 1
-                }
-            }
+            writeVersion4(high: high, low: low, into: buffer)
             return 36
         }
         return APNsID(canonical: text)
     }
+
+    /// Writes the version 4 UUID made of these 128 random bits (the version and variant bits set)
+    /// in lowercase 8-4-4-4-12 form over the first 36 bytes of `out`. For callers that keep ids
+    /// in their own buffers (the emulator's answers) as well as `random`.
+    public static func writeVersion4(high: UInt64, low: UInt64, into out: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(out.count >= 36, "a UUID takes 36 bytes")
+        let high = high & 0xFFFF_FFFF_FFFF_0FFF | 0x4000  // version 4
+        let low = low & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000  // RFC 4122 variant
+        hexPairs.withUnsafeBufferPointer { pairs in
+            out[8] = UInt8(ascii: "-")
+            out[13] = UInt8(ascii: "-")
+            out[18] = UInt8(ascii: "-")
+            out[23] = UInt8(ascii: "-")
+            for index in 0..<16 {
+                let word = index < 8 ? high : low
+                let byte = Int(truncatingIfNeeded: word >> UInt64(56 - 8 * (index & 7))) & 0xFF
+                // Two digits per byte; a dash after bytes 4, 6, 8 and 10.
+                let position =
+                    2 * index + (index >= 4 ? 1 : 0) + (index >= 6 ? 1 : 0) + (index >= 8 ? 1 : 0) + (index >= 10 ? 1 : 0)
+                out[position] = pairs[2 * byte]
+                out[position + 1] = pairs[2 * byte + 1]
+            }
+        }
+    }
+
+    /// The two lowercase hex digits of each byte value, back to back (512 bytes).
+    private static let hexPairs: [UInt8] = {
+        let digits = Array("0123456789abcdef".utf8)
+        return (0..<256).flatMap { [digits[$0 >> 4], digits[$0 & 0xF]] }
+    }()
 
     public var description: String { value }
 }
@@ -72,13 +90,6 @@ private enum IDStream {
         return (generator.next(), generator.next())
     }()
     static let counter = Atomic<UInt64>(0)
-
-    static func mix(_ value: UInt64) -> UInt64 {
-        var z = value
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// Hands out two prepared values as a generator's first two draws (then the second again).

@@ -1,3 +1,4 @@
+import APNs
 import Synchronization
 
 /// The faults declared through the control API, and which one, if any, a provider request gets.
@@ -91,26 +92,5 @@ public final class FaultInjector: Sendable {
             }
             return nil
         }
-    }
-}
-
-/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64): fractions of faults are
-/// reproducible from run to run.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func nextUnit() -> Double {
-        Double(next() >> 11) * 0x1.0p-53
     }
 }
