@@ -14,29 +14,9 @@ struct ChannelClientTests {
         bytes: Array(#"{"aps":{"event":"update","timestamp":1767225600,"content-state":{"score":2}}}"#.utf8))
 
     func withClient(_ body: (Emulator, APNsClient) async throws -> Void) async throws {
-        let key = try P256PrivateKey.generate()
-        let loops = try EventLoopGroup(loopCount: 1, name: "channel-client")
-        let emulator = try await Emulator.start(
-            EmulatorConfiguration(
-                keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)],
-                bundleIDs: [Self.app]),
-            loops: loops)
-        let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(emulator.port)")
-        let transport = try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint))
-        let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
-        let client = APNsClient(
-            endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer)), transport: transport)
-        do {
-            try await body(emulator, client)
-        } catch {
-            await client.shutdown()
-            await emulator.shutdown()
-            await loops.shutdown()
-            throw error
+        try await withDeviceEmulator(bundleIDs: [Self.app], retryPolicy: RetryPolicy()) { harness in
+            try await body(harness.emulator, harness.client)
         }
-        await client.shutdown()
-        await emulator.shutdown()
-        await loops.shutdown()
     }
 
     @Test func createReadListBroadcastDelete() async throws {

@@ -9,27 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct ControlAPITests {
     func withEmulator(_ body: (Emulator, APNsClient) async throws -> Void) async throws {
-        let key = try P256PrivateKey.generate()
-        let loops = try EventLoopGroup(loopCount: 1, name: "control")
-        let emulator = try await Emulator.start(
-            EmulatorConfiguration(keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)]),
-            loops: loops)
-        let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(emulator.port)")
-        let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
-        let client = APNsClient(
-            endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer)),
-            transport: try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint)), retryPolicy: .none)
-        do {
-            try await body(emulator, client)
-        } catch {
-            await client.shutdown()
-            await emulator.shutdown()
-            await loops.shutdown()
-            throw error
-        }
-        await client.shutdown()
-        await emulator.shutdown()
-        await loops.shutdown()
+        try await withDeviceEmulator(retryPolicy: .none) { harness in try await body(harness.emulator, harness.client) }
     }
 
     func call(_ emulator: Emulator, _ method: String, _ path: String, _ body: String = "") async throws -> (Int, JSONValue?) {

@@ -36,12 +36,14 @@ struct DeviceHarness {
 /// everything is shut down afterwards.
 func withDeviceEmulator(
     strictTokens: Bool = false, sandbox: Bool = true, store: (any EmulatorStore)? = nil, key: P256PrivateKey? = nil,
+    bundleIDs: Set<String> = [], retryPolicy: RetryPolicy = RetryPolicy(maximumAttempts: 1),
     _ body: (DeviceHarness) async throws -> Void
 ) async throws {
     let loops = try EventLoopGroup(loopCount: 2, name: "device-test")
     let key = try key ?? P256PrivateKey.generate()
     var configuration = EmulatorConfiguration(
-        keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)], sandbox: sandbox)
+        keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)], bundleIDs: bundleIDs,
+        sandbox: sandbox)
     configuration.strictTokens = strictTokens
     let emulator: Emulator
     if let store {
@@ -54,7 +56,7 @@ func withDeviceEmulator(
     let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
     let client = APNsClient(
         endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer)), transport: transport,
-        retryPolicy: RetryPolicy(maximumAttempts: 1))
+        retryPolicy: retryPolicy)
     let harness = DeviceHarness(emulator: emulator, client: client, deviceLoop: loops.loops[1], key: key)
     var failure: (any Error)?
     do {

@@ -14,30 +14,12 @@ struct FaultInjectionTests {
     func withClient(
         retries: Bool = false, _ body: (Emulator, APNsClient, APNs.Notification) async throws -> Void
     ) async throws {
-        let key = try P256PrivateKey.generate()
-        let loops = try EventLoopGroup(loopCount: 1, name: "faults")
-        let emulator = try await Emulator.start(
-            EmulatorConfiguration(keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)]),
-            loops: loops)
-        let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(emulator.port)")
-        let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
-        let client = APNsClient(
-            endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer)),
-            transport: try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint)),
-            retryPolicy: retries ? RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(1)) : .none)
         let note = APNs.Notification(
             token: try DeviceToken(hex: Self.token), topic: try Topic("com.example.app"), payload: Payload.alert(body: "x"))
-        do {
-            try await body(emulator, client, note)
-        } catch {
-            await client.shutdown()
-            await emulator.shutdown()
-            await loops.shutdown()
-            throw error
+        let policy = retries ? RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(1)) : .none
+        try await withDeviceEmulator(retryPolicy: policy) { harness in
+            try await body(harness.emulator, harness.client, note)
         }
-        await client.shutdown()
-        await emulator.shutdown()
-        await loops.shutdown()
     }
 
     func declare(_ json: String, on emulator: Emulator) async throws -> HTTP2Response {

@@ -55,12 +55,17 @@ extension HTTP2ClientConnection {
             writeInterest = !connected
             if connected { didConnect() }
         } catch {
-            closeSocket()
-            if index + 1 < addresses.count {
-                connect(addresses, index: index + 1)
-            } else {
-                fail(.system(error))
-            }
+            connectFailed(addresses, index, error)
+        }
+    }
+
+    /// Connecting to `addresses[index]` failed: the next address, or the end.
+    private func connectFailed(_ addresses: [SocketAddress], _ index: Int, _ error: SystemError) {
+        closeSocket()
+        if index + 1 < addresses.count {
+            connect(addresses, index: index + 1)
+        } else {
+            fail(.system(error))
         }
     }
 
@@ -69,12 +74,7 @@ extension HTTP2ClientConnection {
         do {
             try io?.socket.finishConnect()
         } catch {
-            closeSocket()
-            if index + 1 < addresses.count {
-                connect(addresses, index: index + 1)
-            } else {
-                fail(.system(error))
-            }
+            connectFailed(addresses, index, error)
             return
         }
         didConnect()
