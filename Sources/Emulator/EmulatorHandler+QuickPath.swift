@@ -124,7 +124,7 @@ extension EmulatorHandler {
                 case .success(let push) = DevicePushValidator.validatePayload(
                     headers, body: request.body, policy: policy)
             {
-                devices.deliver(DeviceNotification(push, receivedAt: clock() * 1000))
+                devices.deliver(push, receivedAt: clock() * 1000)
             }
             let uniqueID = configuration.sandbox ? quick.uniqueID : nil
             if scan.topicField == nil, let topic = scan.defaultTopic {  // a policy's default topic: rare

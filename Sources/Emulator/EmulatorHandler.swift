@@ -76,7 +76,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
                 .handle(request, responder: responder)
             return
         }
-        if Self.isProviderPath(path), let fault = faults.fault(
+        if !faults.isEmpty, Self.isProviderPath(path), let fault = faults.fault(
             token: Self.target(ofPath: path) ?? request.headers.value(for: "apns-channel-id"),
             topic: request.headers.value(for: "apns-topic") ?? Self.bundleID(ofPath: path))
         {
@@ -144,7 +144,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
             var answer = [HTTP2Header("apns-id", push.apnsID)]
             if let uniqueID { answer.append(HTTP2Header("apns-unique-id", uniqueID)) }
             _ = responder.respond(status: 200, headers: answer)
-            devices.deliver(DeviceNotification(push, receivedAt: clock() * 1000))
+            devices.deliver(push, receivedAt: clock() * 1000)
             record(
                 push.token.hex, push.topic?.value, push.pushType.rawValue, push.priority.rawValue, push.apnsID, uniqueID,
                 200, nil, push.payload)

@@ -18,6 +18,14 @@ extension DeviceRegistry {
         case unknownToken
     }
 
+    /// Routes an accepted push to the device that holds its token; the notification (which parses
+    /// the payload) is made only when a device does, so pushes to other tokens cost a lookup.
+    @discardableResult
+    public func deliver(_ push: AcceptedPush, receivedAt: Int) -> Outcome {
+        guard route(for: push.token.hex) != nil else { return .unknownToken }
+        return deliver(DeviceNotification(push, receivedAt: receivedAt))
+    }
+
     /// Routes a push to the device that holds `notification.token`.
     @discardableResult
     public func deliver(_ notification: DeviceNotification) -> Outcome {
