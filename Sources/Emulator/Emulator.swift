@@ -8,28 +8,23 @@ import HTTP2
 /// Thread-safety: `Sendable`; the log may be read while it serves.
 public final class Emulator: Sendable {
     public let server: HTTP2Server
-    public let log: DeliveryLog
-    /// Unregistered tokens (410); tests may unregister directly or through the control API.
-    public let tokens: TokenRegistry
     /// Faults injected into provider requests; tests may declare them directly or through the control API.
     public let faults: FaultInjector
-    /// Broadcast channels (`/1/apps/<bundle-id>/channels`); tests may create and inspect them directly.
-    public let channels: ChannelStore
-    /// Simulated devices: registration, their streams, store-and-forward, channels.
-    public let devices: DeviceRegistry
     let broadcastHook: BroadcastHook
     /// The in-memory state and its store (see Emulator+Store.swift).
     let state: EmulatorState
 
-    private init(
-        server: HTTP2Server, state: EmulatorState, faults: FaultInjector, devices: DeviceRegistry, hook: BroadcastHook
-    ) {
+    public var log: DeliveryLog { state.log }
+    /// Unregistered tokens (410); tests may unregister directly or through the control API.
+    public var tokens: TokenRegistry { state.tokens }
+    /// Broadcast channels (`/1/apps/<bundle-id>/channels`); tests may create and inspect them directly.
+    public var channels: ChannelStore { state.channels }
+    /// Simulated devices: registration, their streams, store-and-forward, channels.
+    public var devices: DeviceRegistry { state.devices }
+
+    private init(server: HTTP2Server, state: EmulatorState, faults: FaultInjector, hook: BroadcastHook) {
         self.server = server
-        self.log = state.log
-        self.tokens = state.tokens
         self.faults = faults
-        self.channels = state.channels
-        self.devices = devices
         self.broadcastHook = hook
         self.state = state
     }
@@ -51,10 +46,9 @@ public final class Emulator: Sendable {
     ) async throws(HTTP2ConnectionError) -> Emulator {
         let faults = FaultInjector()
         let hook = BroadcastHook()
-        let devices = state.devices
         let handler = EmulatorHandler(
             configuration: configuration, log: state.log, tokens: state.tokens, faults: faults, clock: clock,
-            channels: state.channels, broadcastHook: hook, devices: devices, storeStatus: state.status)
+            channels: state.channels, broadcastHook: hook, devices: state.devices, storeStatus: state.status)
         var session = HTTP2SessionConfiguration()
         session.maxConcurrentStreams = configuration.initialMaxConcurrentStreams
         session.maxBodySize = PayloadLimits.voip + 1
@@ -64,7 +58,7 @@ public final class Emulator: Sendable {
         serverConfiguration.shutdownGoAwayDebugData = Reason.shutdown.goAwayDebugData
         let server = try await HTTP2Server.start(configuration: serverConfiguration, handler: handler)
         handler.server.set(server)
-        return Emulator(server: server, state: state, faults: faults, devices: devices, hook: hook)
+        return Emulator(server: server, state: state, faults: faults, hook: hook)
     }
 
     public var port: Int { Int(server.port) }
