@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import HeraldTestSupport
 
 @testable import HTTP2
 
@@ -77,12 +78,9 @@ struct SocketEchoTests {
     }
 
     @Test func connectingToAClosedPortFailsWithConnectionRefused() async throws {
-        // A port that was just free: bind port 0, note the port, close.
-        let port = try {
-            let listener = try TCPListener(host: "127.0.0.1", port: 0)
-            defer { listener.close() }
-            return try listener.localAddress.port
-        }()
+        // A port free now and outside the ephemeral range, so no test binding port 0 meanwhile
+        // can be given it.
+        let port = UInt16(try Nghttpd.freePort())
         let address = try #require(SocketAddress(ipAddress: "127.0.0.1", port: port))
         try await withLoop { loop in
             let (stream, events) = AsyncStream.makeStream(of: SocketEvent.self)
