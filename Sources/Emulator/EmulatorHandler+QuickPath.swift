@@ -57,7 +57,9 @@ final class QuickPathState {
     func append(_ name: [UInt8], _ value: [UInt8]) {
         name.withUnsafeBufferPointer { name in
             value.withUnsafeBufferPointer { value in
-                headers.append(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value))
+                // Never indexed: the values never repeat, so indexing them would only churn the
+                // HPACK tables on both sides.
+                headers.append(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value), neverIndex: true)
             }
         }
     }
