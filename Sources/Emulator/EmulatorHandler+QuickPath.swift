@@ -29,24 +29,28 @@ import HTTP2
 #endif
 
 /// Per-connection scratch for the quick path. Loop-confined, like the connection.
+///
+/// SAFETY: its stored properties are `@exclusivity(unchecked)`: touched only on the connection's
+/// loop, one request at a time, and the quick path never holds two overlapping accesses to one
+/// property (`writeUUID(&apnsID, using: &random)` touches two different ones).
 final class QuickPathState {
     /// The `authorization` header last accepted on this connection, byte for byte.
-    var lastAuthorization: [UInt8] = []
+    @exclusivity(unchecked) var lastAuthorization: [UInt8] = []
     /// `ConnectionState.lastToken` when `lastAuthorization` was accepted: if it has changed since
     /// (`answer` accepted another token), the bytes no longer say which token is current.
-    var acceptedToken: String?
+    @exclusivity(unchecked) var acceptedToken: String?
     /// The key of `acceptedToken` (the connection's bound key), looked up once per token.
-    var boundKey: EmulatorConfiguration.ProviderKey?
+    @exclusivity(unchecked) var boundKey: EmulatorConfiguration.ProviderKey?
     /// The answer's headers, refilled per answer (nghttp2 copies them when the answer is submitted).
-    var headers = HTTP2HeaderBuffer()
+    @exclusivity(unchecked) var headers = HTTP2HeaderBuffer()
     /// For generated ids: seeded once per connection from the system generator. An emulator's ids
     /// must be unique, not unpredictable.
-    var random: SplitMix64
-    var apnsID = [UInt8](repeating: 0, count: 36)
-    var uniqueID = [UInt8](repeating: 0, count: 36)
+    @exclusivity(unchecked) var random: SplitMix64
+    @exclusivity(unchecked) var apnsID = [UInt8](repeating: 0, count: 36)
+    @exclusivity(unchecked) var uniqueID = [UInt8](repeating: 0, count: 36)
 
     /// The device-push policy of token-authenticated connections, made on first use.
-    var policy: DevicePushPolicy?
+    @exclusivity(unchecked) var policy: DevicePushPolicy?
 
     init() {
         var system = SystemRandomNumberGenerator()

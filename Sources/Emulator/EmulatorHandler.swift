@@ -16,9 +16,12 @@ import Synchronization
 final class EmulatorHandler: HTTP2RequestHandler {
     /// Per-connection authentication state. Loop-confined, like the connection.
     final class ConnectionState {
-        var boundKeyID: String?
-        var lastToken: String?
-        var lastIssuedAt = 0
+        // SAFETY: `@exclusivity(unchecked)`: a connection's state is touched only on its loop, by
+        // one request at a time, never through overlapping accesses; read on every request, where
+        // the dynamic checks cost more than the reads.
+        @exclusivity(unchecked) var boundKeyID: String?
+        @exclusivity(unchecked) var lastToken: String?
+        @exclusivity(unchecked) var lastIssuedAt = 0
         var raised = false
         /// The quick path's scratch (EmulatorHandler+QuickPath).
         let quick = QuickPathState()

@@ -211,6 +211,27 @@ struct HeaderTests {
         #expect(error?.message.contains("8-4-4-4-12") == true)
     }
 
+    /// Every bit lands in its digit: the word-at-a-time writer against a digit-by-digit reference.
+    @Test(arguments: [
+        (UInt64(0), UInt64(0)), (UInt64.max, UInt64.max), (0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210),
+        (0xA5A5_A5A5_A5A5_A5A5, 0x5A5A_5A5A_5A5A_5A5A), (0x0000_0000_FFFF_FFFF, 0xFFFF_FFFF_0000_0000),
+    ])
+    func version4DigitsMatchTheBits(high: UInt64, low: UInt64) {
+        var buffer = [UInt8](repeating: 0, count: 36)
+        buffer.withUnsafeMutableBufferPointer { APNsID.writeVersion4(high: high, low: low, into: $0) }
+        let versioned = high & 0xFFFF_FFFF_FFFF_0FFF | 0x4000
+        let varied = low & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
+        var expected = ""
+        for word in [versioned, varied] {
+            for shift in stride(from: 60, through: 0, by: -4) {
+                let position = expected.count
+                if [8, 13, 18, 23].contains(position) { expected += "-" }
+                expected += String((word >> UInt64(shift)) & 0xF, radix: 16)
+            }
+        }
+        #expect(String(decoding: buffer, as: UTF8.self) == expected)
+    }
+
     @Test func randomAPNsIDsAreCanonicalVersion4AndDistinct() throws {
         var seen = Set<String>()
         for _ in 0..<200 {

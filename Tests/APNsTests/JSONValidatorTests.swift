@@ -132,4 +132,22 @@ struct JSONValidatorTests {
         }
         return bytes
     }
+
+    /// Strings are scanned eight bytes at a time: a byte that ends the plain run (quote, backslash,
+    /// control character, non-ASCII) at every offset of a long string, and at its end, gets the
+    /// parser's verdict.
+    @Test(arguments: [
+        [UInt8(ascii: "\\"), UInt8(ascii: "\"")], [0x1F], [0x00], [0xC3, 0xA9], [0xC3], [0x7F], [0xFF],
+        [UInt8(ascii: "\""), UInt8(ascii: "\"")], [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, 0x34, 0x31],
+    ])
+    func specialBytesAtEveryOffsetOfALongString(special: [UInt8]) {
+        for offset in 0...40 {
+            let plain = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ".utf8)
+            let string = Array(plain[..<offset]) + special + Array(plain[offset...])
+            let document = Array("{\"k\":\"".utf8) + string + Array("\"}".utf8)
+            #expect(
+                JSONValidator.validate(document) == Self.parserVerdict(document),
+                "\(special) at \(offset)")
+        }
+    }
 }

@@ -57,28 +57,35 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
         precondition(out.count >= 36, "a UUID takes 36 bytes")
         let high = high & 0xFFFF_FFFF_FFFF_0FFF | 0x4000  // version 4
         let low = low & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000  // RFC 4122 variant
-        hexPairs.withUnsafeBufferPointer { pairs in
-            out[8] = UInt8(ascii: "-")
-            out[13] = UInt8(ascii: "-")
-            out[18] = UInt8(ascii: "-")
-            out[23] = UInt8(ascii: "-")
-            for index in 0..<16 {
-                let word = index < 8 ? high : low
-                let byte = Int(truncatingIfNeeded: word >> UInt64(56 - 8 * (index & 7))) & 0xFF
-                // Two digits per byte; a dash after bytes 4, 6, 8 and 10.
-                let position =
-                    2 * index + (index >= 4 ? 1 : 0) + (index >= 6 ? 1 : 0) + (index >= 8 ? 1 : 0) + (index >= 10 ? 1 : 0)
-                out[position] = pairs[2 * byte]
-                out[position + 1] = pairs[2 * byte + 1]
-            }
-        }
+        // Eight digits per 32 bits at once; a dash after digits 8, 12, 16 and 20.
+        let raw = UnsafeMutableRawBufferPointer(out)
+        let highDigits = hexDigits(UInt32(truncatingIfNeeded: high))
+        let lowDigits = hexDigits(UInt32(truncatingIfNeeded: low >> 32))
+        raw.storeBytes(of: hexDigits(UInt32(truncatingIfNeeded: high >> 32)), toByteOffset: 0, as: UInt64.self)
+        raw.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 8, as: UInt8.self)
+        raw.storeBytes(of: UInt32(truncatingIfNeeded: highDigits), toByteOffset: 9, as: UInt32.self)
+        raw.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 13, as: UInt8.self)
+        raw.storeBytes(of: UInt32(truncatingIfNeeded: highDigits >> 32), toByteOffset: 14, as: UInt32.self)
+        raw.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 18, as: UInt8.self)
+        raw.storeBytes(of: UInt32(truncatingIfNeeded: lowDigits), toByteOffset: 19, as: UInt32.self)
+        raw.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 23, as: UInt8.self)
+        raw.storeBytes(of: UInt32(truncatingIfNeeded: lowDigits >> 32), toByteOffset: 24, as: UInt32.self)
+        raw.storeBytes(of: hexDigits(UInt32(truncatingIfNeeded: low)), toByteOffset: 28, as: UInt64.self)
     }
 
-    /// The two lowercase hex digits of each byte value, back to back (512 bytes).
-    private static let hexPairs: [UInt8] = {
-        let digits = Array("0123456789abcdef".utf8)
-        return (0..<256).flatMap { [digits[$0 >> 4], digits[$0 & 0xF]] }
-    }()
+    /// The eight lowercase hex digits of `value`, most significant first, as the bytes of a
+    /// little-endian `UInt64` (ready to store): the nibbles spread one per byte, then each turned
+    /// into its digit ('0' + n, plus 39 more from 10 on, to reach 'a').
+    @inline(__always)
+    static func hexDigits(_ value: UInt32) -> UInt64 {
+        var spread = UInt64(value)
+        spread = (spread | spread << 16) & 0x0000_FFFF_0000_FFFF
+        spread = (spread | spread << 8) & 0x00FF_00FF_00FF_00FF
+        spread = (spread | spread << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        let letters = ((spread &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010) >> 4
+        let digits = spread &+ 0x3030_3030_3030_3030 &+ letters &* 39
+        return UInt64(bigEndian: digits)
+    }
 
     public var description: String { value }
 }

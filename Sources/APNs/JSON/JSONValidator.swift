@@ -146,6 +146,12 @@ struct JSONScanner {
             // The common run: printable ASCII other than the quote and the backslash, in a local loop.
             var position = index
             let count = bytes.count
+            // Eight bytes at a time while none of them ends the run, then byte by byte.
+            if let base = bytes.baseAddress {
+                while position + 8 <= count, Self.isPlainRun(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) {
+                    position += 8
+                }
+            }
             while position < count {
                 let byte = bytes[position]
                 guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
@@ -171,6 +177,20 @@ struct JSONScanner {
             }
         }
         return failed()  // unterminated
+    }
+
+    /// Whether none of the eight bytes in `word` is a control character, non-ASCII, a quote or a
+    /// backslash (each test exact for "any byte", the classic zero-byte tricks).
+    @inline(__always)
+    static func isPlainRun(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let control = (word &- ones &* 0x20) & ~word
+        let hasQuote = (quote &- ones) & ~quote
+        let hasBackslash = (backslash &- ones) & ~backslash
+        return (word | control | hasQuote | hasBackslash) & highs == 0
     }
 
     /// Called after the backslash.

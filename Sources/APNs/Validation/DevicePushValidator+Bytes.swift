@@ -22,12 +22,17 @@ extension DevicePushValidator {
         let tokenOffset = ScannedPushHeaders.tokenOffset
         var tokenHasSlash = false
         var tokenIsHex = true
-        for position in 0..<path.count {
-            let byte = path[position]
-            guard byte < 0x80 else { return .unsupported }
-            if position >= tokenOffset {
+        for position in 0..<min(tokenOffset, path.count) where path[position] >= 0x80 {
+            return .unsupported
+        }
+        if path.count > tokenOffset {
+            for position in tokenOffset..<path.count {
+                let byte = path[position]
+                // A hex digit is ASCII and no slash: the common case asks one question.
+                if isHexDigit(byte) { continue }
+                guard byte < 0x80 else { return .unsupported }
+                tokenIsHex = false
                 if byte == UInt8(ascii: "/") { tokenHasSlash = true }
-                if !isHexDigit(byte) { tokenIsHex = false }
             }
         }
         var known = KnownFields()
