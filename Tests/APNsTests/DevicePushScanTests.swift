@@ -138,6 +138,29 @@ struct DevicePushScanTests {
         }
     }
 
+    /// The token is scanned eight bytes at a time: every byte value, at a position in each of the
+    /// eight bytes of a word and in the tail, gets the String phase's verdict (hex digits of either
+    /// case accepted, anything else BadDeviceToken or BadPath, non-ASCII left to the String phase).
+    @Test(arguments: [0, 3, 7, 8, 13, 31, 60, 63])
+    func everyByteAtTokenPositionsAgrees(position: Int) throws {
+        let seed = try #require(DevicePushValidatorTests.acceptances.first)
+        let token = Array(String(seed.path.dropFirst("/3/device/".count)).utf8)
+        try #require(token.count == 64)
+        for byte in UInt8.min...UInt8.max {
+            var request = Request(method: "POST", path: seed.path, headers: seed.headers, policy: seed.policy)
+            var mutated = token
+            mutated[position] = byte
+            request.path = Array("/3/device/".utf8) + mutated
+            if let problem = Self.disagreement(request) {
+                Issue.record("byte \(byte) at \(position): \(problem)")
+            }
+            let accepted = if case .accepted = Self.scanned(request) { true } else { false }
+            if byte < 0x80 {
+                #expect(accepted == DevicePushValidator.isHexDigit(byte), "byte \(byte) at \(position)")
+            }
+        }
+    }
+
     @Test func generatesAnIDOnlyWhenNoneWasSent() throws {
         let request = Request(
             method: "POST", path: DevicePushValidatorTests.path,

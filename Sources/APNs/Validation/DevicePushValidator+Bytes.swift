@@ -25,8 +25,14 @@ extension DevicePushValidator {
         for position in 0..<min(tokenOffset, path.count) where path[position] >= 0x80 {
             return .unsupported
         }
-        if path.count > tokenOffset {
-            for position in tokenOffset..<path.count {
+        if path.count > tokenOffset, let base = path.baseAddress {
+            // Eight hex digits at a time (a token is 64 or 160 of them), then byte by byte from the
+            // first word that is not all hex digits.
+            var start = tokenOffset
+            while start + 8 <= path.count, areHexDigits(UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)) {
+                start += 8
+            }
+            for position in start..<path.count {
                 let byte = path[position]
                 // A hex digit is ASCII and no slash: the common case asks one question.
                 if isHexDigit(byte) { continue }
@@ -226,6 +232,22 @@ extension DevicePushValidator {
     /// `0-9`, `a-f` or `A-F`, as `Hex.value(of:)` accepts them.
     static func isHexDigit(_ byte: UInt8) -> Bool {
         byte &- UInt8(ascii: "0") < 10 || (byte | 0x20) &- UInt8(ascii: "a") < 6
+    }
+
+    /// Whether all eight bytes of `word` are hex digits, as ``isHexDigit(_:)`` says of each: ASCII
+    /// (no high bit), then within '0'...'9', or in lowercase within 'a'...'f' (only 'A'...'F' and
+    /// 'a'...'f' lowercase into it). Adding 0x80 - bound to a byte below 0x80 sets its high bit
+    /// exactly when the byte is at least the bound, with no carry into the next byte.
+    @inline(__always)
+    static func areHexDigits(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        guard word & highs == 0 else { return false }
+        func atLeast(_ bound: UInt64, _ bytes: UInt64) -> UInt64 { (bytes &+ ones &* (0x80 - bound)) & highs }
+        let lower = word | ones &* 0x20
+        let digit = atLeast(0x30, word) & ~atLeast(0x3A, word)
+        let letter = atLeast(0x61, lower) & ~atLeast(0x67, lower)
+        return digit | letter == highs
     }
 
     static func equalIgnoringASCIICase(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool
