@@ -9,7 +9,7 @@ extension HTTP2ServerConnection: HTTP2ServerSessionDelegate {
 
     func session(_ session: HTTP2ServerSession, didCloseStream streamID: Int32, errorCode: HTTP2ErrorCode) {
         answered.remove(streamID)
-        if let stream = streaming.removeValue(forKey: streamID) {
+        if !streaming.isEmpty, let stream = streaming.removeValue(forKey: streamID) {
             streamEnded(stream, errorCode: errorCode)
         }
     }

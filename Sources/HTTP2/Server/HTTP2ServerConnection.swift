@@ -63,7 +63,9 @@ final class HTTP2ServerConnection: IOHandler {
     /// The client's first SETTINGS arrived: TLS and the preface are done.
     var prefaceReceived = false
     var tlsFailed = false
-    var answered = Set<Int32>()
+    // SAFETY: `@exclusivity(unchecked)`: touched only on the connection's loop, by calls that
+    // never overlap an access to it (insert/contains/remove, two or three per request).
+    @exclusivity(unchecked) var answered = StreamIDSet()
     /// Streaming responses still open (also in `answered`), with who to tell when they end.
     var streaming: [Int32: StreamingResponse] = [:]
     /// When plaintext last arrived (EventLoop.now()).
