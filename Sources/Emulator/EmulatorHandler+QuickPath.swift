@@ -77,10 +77,10 @@ extension EmulatorHandler {
             let state = responder.connection.userData as? ConnectionState
         else { return false }
         let headers = request.headers
-        return headers.withUnsafeStorage { storage in
-            let fields = ReceivedHeaderFields(headers: headers, storage: storage)
-            guard let method = fields.pseudo(":method"), let path = fields.pseudo(":path"),
-                path.count > 10, path[9] == UInt8(ascii: "/"), path[1] == UInt8(ascii: "3"),
+        return headers.withUnsafeLayout { storage, layout in
+            let fields = RawHeaderTable(storage: storage, layout: layout, first: headers.pseudoHeaderCount)
+            let (method, path) = Self.methodAndPath(fields)
+            guard let method, let path, path.count > 10, path[9] == UInt8(ascii: "/"), path[1] == UInt8(ascii: "3"),
                 path[3] == UInt8(ascii: "d")  // "/3/device/": scanHeaders checks every byte
             else { return false }
             let policy = state.quick.policy ?? tokenAuthPolicy()
@@ -194,7 +194,7 @@ extension EmulatorHandler {
 
     /// ``checkRegistered`` for strict tokens: a device registered the token, in this environment,
     /// for the topic's app.
-    private func isRoutable(_ scan: ScannedPushHeaders, route: DeviceRegistry.Route?, fields: ReceivedHeaderFields)
+    private func isRoutable(_ scan: ScannedPushHeaders, route: DeviceRegistry.Route?, fields: RawHeaderTable)
         -> Bool
     {
         guard let route, route.environment == environment else { return false }
@@ -206,7 +206,7 @@ extension EmulatorHandler {
 
     /// ``authorize`` without the strings: the bound key is valid in this environment and its team
     /// owns the topic.
-    private func keyMayPush(_ scan: ScannedPushHeaders, fields: ReceivedHeaderFields, state: ConnectionState) -> Bool {
+    private func keyMayPush(_ scan: ScannedPushHeaders, fields: RawHeaderTable, state: ConnectionState) -> Bool {
         guard let key = state.quick.boundKey else { return true }
         switch (key.environment, configuration.sandbox) {
         case (.sandbox, false), (.production, true): return false
@@ -231,35 +231,31 @@ extension EmulatorHandler {
     }
 }
 
-/// The request's regular header fields as views of its header storage, for `scanHeaders`.
-struct ReceivedHeaderFields: RawHeaderFields {
-    let headers: HTTP2ReceivedHeaders
-    let storage: UnsafeBufferPointer<UInt8>
-    let first: Int
-
-    init(headers: HTTP2ReceivedHeaders, storage: UnsafeBufferPointer<UInt8>) {
-        self.headers = headers
-        self.storage = storage
-        first = headers.pseudoHeaderCount
-    }
-
-    var fieldCount: Int { headers.count - first }
-
-    func name(at index: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: storage[headers.nameRange(at: first + index)])
-    }
-
-    func value(at index: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: storage[headers.valueRange(at: first + index)])
-    }
-
-    /// The value of the pseudo-header `name` (`:method`, `:path`).
-    func pseudo(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
-        let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-        for index in 0..<first
-        where UnsafeBufferPointer(rebasing: storage[headers.nameRange(at: index)]).elementsEqual(wanted) {
-            return UnsafeBufferPointer(rebasing: storage[headers.valueRange(at: index)])
+extension EmulatorHandler {
+    /// The values of `:method` and `:path` among the pseudo-headers before `fields.first`, in one
+    /// pass (the first of each: nghttp2 has already refused a repeated pseudo-header).
+    static func methodAndPath(_ fields: RawHeaderTable) -> (UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?) {
+        var method: UnsafeBufferPointer<UInt8>?
+        var path: UnsafeBufferPointer<UInt8>?
+        let layout = fields.layout
+        for index in 0..<fields.first {
+            let start = Int(layout[3 * index])
+            let nameCount = Int(layout[3 * index + 1])
+            let value = UnsafeBufferPointer(
+                rebasing: fields.storage[start + nameCount..<start + nameCount + Int(layout[3 * index + 2])])
+            let name = UnsafeBufferPointer(rebasing: fields.storage[start..<start + nameCount])
+            if method == nil, Self.matches(name, ":method") {
+                method = value
+            } else if path == nil, Self.matches(name, ":path") {
+                path = value
+            }
         }
-        return nil
+        return (method, path)
+    }
+
+    /// Whether `bytes` are exactly `text`.
+    static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        guard bytes.count == text.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+        return memcmp(base, text.utf8Start, bytes.count) == 0
     }
 }

@@ -83,4 +83,27 @@ struct SessionHeaderTests {
         #expect(headers.value(for: "missing") == nil)
         #expect(headers[1] == HTTP2Header("apns-id", "A"))
     }
+
+    @Test("the layout view gives each field's start, name length and value length, pseudo-headers first")
+    func receivedHeadersLayout() {
+        let headers = HTTP2ReceivedHeaders([
+            HTTP2Header(":method", "POST"), HTTP2Header(":path", "/3/device/ab"), HTTP2Header("apns-topic", "com.x"),
+            HTTP2Header("x-empty", ""),
+        ])
+        #expect(headers.pseudoHeaderCount == 2)
+        let fields: [(String, String)] = headers.withUnsafeLayout { storage, layout in
+            #expect(layout.count == 12)
+            return (0..<layout.count / 3).map { index in
+                let start = Int(layout[3 * index])
+                let nameEnd = start + Int(layout[3 * index + 1])
+                let valueEnd = nameEnd + Int(layout[3 * index + 2])
+                return (
+                    String(decoding: storage[start..<nameEnd], as: UTF8.self),
+                    String(decoding: storage[nameEnd..<valueEnd], as: UTF8.self)
+                )
+            }
+        }
+        #expect(fields.map(\.0) == [":method", ":path", "apns-topic", "x-empty"])
+        #expect(fields.map(\.1) == ["POST", "/3/device/ab", "com.x", ""])
+    }
 }

@@ -10,12 +10,32 @@
 // `.unsupported`, and the caller runs `validateHeaders`. Everything else the two phases answer
 // alike; DevicePushScanTests checks that on every validator test case and on random mutations.
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension DevicePushValidator {
+    /// ``scanHeaders(_:method:path:policy:)`` for the concrete table an HTTP/2 server keeps (the
+    /// generic body specialized for it, here in the module).
+    public static func scanHeaders(
+        _ fields: RawHeaderTable, method: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>,
+        policy: DevicePushPolicy
+    ) -> DevicePushHeaderScan {
+        scanFields(fields, method: method, path: path, policy: policy)
+    }
+
     /// The header phase over bytes: `.accepted`/`.rejected` exactly as
     /// ``validateHeaders(_:policy:)`` answers the same request (a generated `apns-id` aside),
     /// or `.unsupported` when only the String-based phase can tell.
     public static func scanHeaders(
         _ fields: some RawHeaderFields, method: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>,
+        policy: DevicePushPolicy
+    ) -> DevicePushHeaderScan {
+        scanFields(fields, method: method, path: path, policy: policy)
+    }
+
+    private static func scanFields<Fields: RawHeaderFields>(
+        _ fields: Fields, method: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>,
         policy: DevicePushPolicy
     ) -> DevicePushHeaderScan {
         // One pass over the path: ASCII, and past the prefix whether it holds a '/' and only hex digits.
@@ -80,12 +100,12 @@ extension DevicePushValidator {
 
         if repeated { return reject(.duplicateHeaders) }
         if apnsIDMalformed { return reject(.badMessageId) }
-        guard equal(method, "POST") else { return reject(.methodNotAllowed) }
+        guard matches(method, "POST") else { return reject(.methodNotAllowed) }
 
-        if equal(path, "/3/device") || equal(path, "/3/device/") {
+        if matches(path, "/3/device") || matches(path, "/3/device/") {
             return reject(.missingDeviceToken)
         }
-        guard path.count >= tokenOffset, equal(UnsafeBufferPointer(rebasing: path[..<tokenOffset]), "/3/device/") else {
+        guard path.count >= tokenOffset, matches(UnsafeBufferPointer(rebasing: path[..<tokenOffset]), "/3/device/") else {
             return reject(.badPath)
         }
         guard !tokenHasSlash else { return reject(.badPath) }
@@ -101,11 +121,11 @@ extension DevicePushValidator {
 
         var priority = Priority.immediate
         if let text = known[.priority].map({ fields.value(at: $0) }) {
-            if equal(text, "10") {
+            if matches(text, "10") {
                 priority = .immediate
-            } else if equal(text, "5") {
+            } else if matches(text, "5") {
                 priority = .powerConsiderate
-            } else if equal(text, "1") {
+            } else if matches(text, "1") {
                 priority = .low
             } else {
                 return reject(.badPriority)
@@ -114,7 +134,7 @@ extension DevicePushValidator {
 
         var pushType = PushType.alert
         if let text = known[.pushType].map({ fields.value(at: $0) }) {
-            guard let parsed = pushTypeNames.first(where: { equal(text, $0.name) })?.type else {
+            guard let parsed = Self.pushType(named: text) else {
                 return reject(.invalidPushType)
             }
             pushType = parsed
@@ -176,10 +196,10 @@ extension DevicePushValidator {
     /// The length of the known push-type suffix `topic` ends in (0 for none), as `Topic.bundleID`
     /// strips it: longest first, never the whole topic.
     private static func suffixCount(_ topic: UnsafeBufferPointer<UInt8>) -> Int {
-        for suffix in PushType.knownSuffixes {
-            let count = suffix.utf8.count
+        for suffix in suffixBytes {
+            let count = suffix.count
             if topic.count > count,
-                equal(UnsafeBufferPointer(rebasing: topic[(topic.count - count)...]), suffix)
+                suffix.withUnsafeBufferPointer({ equal(UnsafeBufferPointer(rebasing: topic[(topic.count - count)...]), $0) })
             {
                 return count
             }
@@ -212,7 +232,25 @@ extension DevicePushValidator {
     }
 
     /// Push types by their header value, as bytes.
-    private static let pushTypeNames = PushType.allCases.map { (name: $0.rawValue, type: $0) }
+    private static let pushTypeNames = PushType.allCases.map { (name: Array($0.rawValue.utf8), type: $0) }
+
+    /// The push type `text` names exactly.
+    private static func pushType(named text: UnsafeBufferPointer<UInt8>) -> PushType? {
+        for entry in pushTypeNames where entry.name.count == text.count {
+            if entry.name.withUnsafeBufferPointer({ equal(text, $0) }) { return entry.type }
+        }
+        return nil
+    }
+
+    /// Push-type suffixes as bytes, longest first (as `PushType.knownSuffixes`).
+    private static let suffixBytes = PushType.knownSuffixes.map { Array($0.utf8) }
+
+    /// Whether `bytes` are exactly `text`.
+    @inline(__always)
+    static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        bytes.count == text.utf8CodeUnitCount
+            && equal(bytes, UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
 
     /// Whether `bytes` are the UTF-8 of `text`.
     static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
@@ -223,10 +261,8 @@ extension DevicePushValidator {
 
     static func equal(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
         guard left.count == right.count else { return false }
-        for index in 0..<left.count where left[index] != right[index] {
-            return false
-        }
-        return true
+        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return left.isEmpty }
+        return memcmp(leftBase, rightBase, left.count) == 0
     }
 
     /// `0-9`, `a-f` or `A-F`, as `Hex.value(of:)` accepts them.

@@ -67,3 +67,35 @@ extension ScannedPushHeaders {
             authorization: text(authorizationField))
     }
 }
+
+/// Header fields laid out as an HTTP/2 server keeps them: one buffer of names and values back to
+/// back, and per field three `UInt32`s (where its name starts, the name's length, the value's
+/// length). The concrete type the emulator's hot path scans with: the validator, specialized for
+/// it, reads fields with two loads instead of a protocol call each.
+public struct RawHeaderTable: RawHeaderFields {
+    public let storage: UnsafeBufferPointer<UInt8>
+    public let layout: UnsafeBufferPointer<UInt32>
+    /// The first field of the table that is a field here (pseudo-headers before it are skipped).
+    public let first: Int
+
+    /// `layout.count` must be a multiple of three and every range must lie in `storage`.
+    public init(storage: UnsafeBufferPointer<UInt8>, layout: UnsafeBufferPointer<UInt32>, first: Int) {
+        precondition(layout.count % 3 == 0 && first >= 0 && first * 3 <= layout.count, "a table of (start, name, value) triples")
+        self.storage = storage
+        self.layout = layout
+        self.first = first
+    }
+
+    @inlinable public var fieldCount: Int { layout.count / 3 - first }
+
+    @inlinable public func name(at index: Int) -> UnsafeBufferPointer<UInt8> {
+        let base = (first + index) * 3
+        return UnsafeBufferPointer(rebasing: storage[Int(layout[base])..<Int(layout[base] + layout[base + 1])])
+    }
+
+    @inlinable public func value(at index: Int) -> UnsafeBufferPointer<UInt8> {
+        let base = (first + index) * 3
+        let start = Int(layout[base] + layout[base + 1])
+        return UnsafeBufferPointer(rebasing: storage[start..<start + Int(layout[base + 2])])
+    }
+}

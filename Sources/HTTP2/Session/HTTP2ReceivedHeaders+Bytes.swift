@@ -26,3 +26,20 @@ extension HTTP2ReceivedHeaders {
         try bytes.withUnsafeBufferPointer(body)
     }
 }
+
+extension HTTP2ReceivedHeaders {
+    /// Calls `body` with the storage and, per field, three `UInt32`s: where its name starts in the
+    /// storage, the name's length, the value's length (pseudo-headers first). Valid only during the
+    /// call; for validators that read fields without a call per field.
+    public func withUnsafeLayout<Result>(
+        _ body: (_ storage: UnsafeBufferPointer<UInt8>, _ layout: UnsafeBufferPointer<UInt32>) throws -> Result
+    ) rethrows -> Result {
+        try bytes.withUnsafeBufferPointer { storage in
+            try fields.withUnsafeBufferPointer { fields in
+                try UnsafeRawBufferPointer(fields).withMemoryRebound(to: UInt32.self) { layout in
+                    try body(storage, layout)
+                }
+            }
+        }
+    }
+}
