@@ -17,6 +17,9 @@ public struct HTTP2SessionConfiguration: Sendable, Equatable {
     /// Whether PINGs from the peer are acknowledged (true, as HTTP/2 requires). False only to test
     /// how a peer copes with a dead connection.
     public var acknowledgesPings: Bool = true
+    /// Server: let nghttp2 check requests against HTTP/2's rules (its "HTTP messaging") instead of
+    /// ``RequestFieldCheck``. Only for tests, which compare the two.
+    var libraryChecksRequests = false
 
     public init() {}
 

@@ -40,6 +40,8 @@ extension NGHTTP2Session {
             kind = .bodyTooLarge(limit: configuration.maxBodySize)
         case .sessionClosed:
             kind = .connectionClosed
+        case .malformedRequest:
+            kind = .reset(code)
         case nil:
             kind = code == .refusedStream ? .refused : .reset(code)
         }

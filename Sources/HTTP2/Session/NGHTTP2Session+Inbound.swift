@@ -29,6 +29,15 @@ extension NGHTTP2Session {
     ) -> Int32 {
         let streamID = frame.pointee.hd.stream_id
         guard let index = slot(session, streamID) else { return 0 }
+        if checksRequests {
+            let trailer = frame.pointee.headers.cat != NGHTTP2_HCAT_REQUEST
+            switch slots[index].requestCheck.field(name: name, value: value, trailer: trailer) {
+            case .keep: break
+            case .malformed:
+                rejectRequest(session, index)
+                return NGHTTP2.temporalCallbackFailure
+            }
+        }
         let listSize = slots[index].headerListSize + name.count + value.count + 32
         guard listSize <= configuration.maxHeaderListSize else {
             slots[index].localReset = .headerListTooLarge
@@ -60,9 +69,12 @@ extension NGHTTP2Session {
     }
 
     func dataChunk(_ session: OpaquePointer, _ streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) -> Int32 {
-        guard let index = slot(session, streamID), slots[index].localReset == nil, !slots[index].discardingBody else {
+        guard let index = slot(session, streamID), slots[index].localReset == nil else { return 0 }
+        if checksRequests, !slots[index].requestCheck.data(count: data.count) {
+            rejectRequest(session, index)  // more than content-length
             return 0
         }
+        guard !slots[index].discardingBody else { return 0 }
         if role == .client, slots[index].streaming {
             if slots[index].body.isEmpty { events.append(.responseData(slot: index)) }
             slots[index].body.append(contentsOf: data)
@@ -91,6 +103,12 @@ extension NGHTTP2Session {
             if role == .client, header.type == NGHTTP2.frameHeaders, let index = slot(session, header.stream_id) {
                 noteResponseHead(index)
             }
+            if checksRequests, let index = slot(session, header.stream_id), slots[index].localReset == nil,
+                !requestFrameIsWellFormed(index, frame)
+            {
+                rejectRequest(session, index)
+                return 0
+            }
             guard header.flags & NGHTTP2.flagEndStream != 0, let index = slot(session, header.stream_id),
                 slots[index].localReset == nil
             else { return 0 }
@@ -117,6 +135,28 @@ extension NGHTTP2Session {
             break
         }
         return 0
+    }
+
+    /// Server, checking requests itself: whether a HEADERS or DATA frame leaves the request well
+    /// formed (the request's header block complete, trailers that end the stream, a body that
+    /// matches content-length at its end).
+    private func requestFrameIsWellFormed(_ index: Int32, _ frame: UnsafePointer<nghttp2_frame>) -> Bool {
+        let header = frame.pointee.hd
+        if header.type == NGHTTP2.frameHeaders {
+            if frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
+                guard slots[index].requestCheck.headersComplete() else { return false }
+            } else if header.flags & NGHTTP2.flagEndStream == 0 {
+                return false  // trailers must end the stream
+            }
+        }
+        return header.flags & NGHTTP2.flagEndStream == 0 || slots[index].requestCheck.endStream()
+    }
+
+    /// Server: resets a request HTTP/2 calls malformed (RFC 9113 8.1.1), as nghttp2 would.
+    private func rejectRequest(_ session: OpaquePointer, _ index: Int32) {
+        slots[index].localReset = .malformedRequest
+        nghttp2_submit_rst_stream(
+            session, NGHTTP2.flagNone, slots[index].streamID, HTTP2ErrorCode.protocolError.rawValue)
     }
 
     /// Server: hands a request over once (complete, or over the body limit).

@@ -38,6 +38,8 @@ final class NGHTTP2Session {
 
     let role: Role
     let configuration: HTTP2SessionConfiguration
+    /// Server: requests are checked by ``RequestFieldCheck`` (nghttp2's HTTP messaging is off).
+    let checksRequests: Bool
     /// nil once closed.
     private(set) var session: OpaquePointer?
     // SAFETY (`@exclusivity(unchecked)` below): these are touched in every callback, where dynamic
@@ -69,6 +71,7 @@ final class NGHTTP2Session {
     init(role: Role, configuration: HTTP2SessionConfiguration) throws(HTTP2Error) {
         self.role = role
         self.configuration = configuration
+        checksRequests = role == .server && !configuration.libraryChecksRequests
         statusScratch.initialize(repeating: 0, count: 12)
         for (offset, byte) in ":status".utf8.enumerated() {
             statusScratch[offset] = byte
@@ -82,6 +85,8 @@ final class NGHTTP2Session {
         guard optionResult == 0, let option else { throw HTTP2Error.library("nghttp2_option_new", Int(optionResult)) }
         defer { nghttp2_option_del(option) }
         if !configuration.acknowledgesPings { nghttp2_option_set_no_auto_ping_ack(option, 1) }
+        // A server checks requests itself (RequestFieldCheck): the same rules, at a fraction of the cost.
+        if checksRequests { nghttp2_option_set_no_http_messaging(option, 1) }
         var created: OpaquePointer?
         let userData = Unmanaged.passUnretained(self).toOpaque()
         let result =

@@ -18,6 +18,8 @@ struct StreamSlot {
         case bodyTooLarge
         /// The session was closed with the stream still open.
         case sessionClosed
+        /// Server: the request broke HTTP/2's rules for requests (RST_STREAM PROTOCOL_ERROR).
+        case malformedRequest
     }
 
     var state = State.free
@@ -56,6 +58,8 @@ struct StreamSlot {
     var headerListSize = 0
     var headers = HTTP2ReceivedHeaders()
     var body: [UInt8] = []
+    /// Server: HTTP/2's rules for the request, checked as its fields and body arrive.
+    var requestCheck = RequestFieldCheck()
 
     /// Clears the slot for reuse, keeping modest buffers (a stream that received megabytes gives
     /// its memory back).
@@ -78,6 +82,7 @@ struct StreamSlot {
         headDelivered = false
         status = 0
         headerListSize = 0
+        requestCheck = RequestFieldCheck()
         headers.reset(keepingAtMost: 4096)
         if body.capacity > 16_384 {
             body = []
