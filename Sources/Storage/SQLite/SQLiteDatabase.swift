@@ -137,6 +137,28 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// ``run(_:_:)`` with a large blob as the last parameter, which SQLite reads where it lies
+    /// instead of copying it first: the binding lives only while the statement runs, in this call.
+    @discardableResult
+    public func run(_ sql: String, _ values: [SQLiteValue], blob: [UInt8]) throws(SQLiteError) -> Int {
+        try withStatement(sql) { statement throws(SQLiteError) in
+            var failure: SQLiteError?
+            let changed = blob.withUnsafeBytes { bytes -> Int in
+                defer { statement.reset() }  // clears the binding while `bytes` are still valid
+                do throws(SQLiteError) {
+                    try statement.bind(values, thenInPlace: bytes)
+                    while try statement.step() {}
+                    return changes
+                } catch {
+                    failure = error
+                    return 0
+                }
+            }
+            if let failure { throw failure }
+            return changed
+        }
+    }
+
     /// Runs one query with `values` bound; `row` reads each row's columns.
     public func query<T>(
         _ sql: String, _ values: [SQLiteValue] = [], row: (SQLiteStatement) -> T

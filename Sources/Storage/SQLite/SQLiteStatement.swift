@@ -83,6 +83,25 @@ public final class SQLiteStatement {
         for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1)) }
     }
 
+    /// Binds `values` to parameters 1, 2, ... and then `bytes`, as a blob SQLite reads in place
+    /// (not copied: SQLITE_STATIC) to the last one. `bytes` must stay valid until the statement is
+    /// reset, which also clears the binding: run and reset it before they go.
+    public func bind(_ values: [SQLiteValue], thenInPlace bytes: UnsafeRawBufferPointer) throws(SQLiteError) {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard values.count + 1 == expected else {
+            throw SQLiteError(
+                operation: "bind", subject: sql, code: 0,
+                message: "\(values.count + 1) values given for \(expected) parameters")
+        }
+        for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1)) }
+        let index = Int32(expected)
+        let code =
+            bytes.baseAddress == nil
+            ? sqlite3_bind_zeroblob(handle, index, 0)
+            : sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), nil)
+        try check("bind", code)
+    }
+
     // MARK: - Stepping
 
     /// Runs the statement to its next row: true when a row is ready to read, false when done.

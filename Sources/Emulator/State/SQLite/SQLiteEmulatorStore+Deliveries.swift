@@ -104,10 +104,8 @@ extension SQLiteEmulatorStore {
             }
             try database.run(
                 "INSERT INTO delivery_batches (last_seq, first_seq, count, records) VALUES (?, ?, ?, ?)",
-                [
-                    .integer(next + count - 1), .integer(next), .integer(count),
-                    .blob(DeliveryRecord.encode(records[start..<end])),
-                ])
+                [.integer(next + count - 1), .integer(next), .integer(count)],
+                blob: DeliveryRecord.encode(records[start..<end]))
             next += count
             start = end
         }
