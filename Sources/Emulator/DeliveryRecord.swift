@@ -70,9 +70,18 @@ struct DeliveryRecord: Sendable {
                     offset += part.count
                     return UInt32(truncatingIfNeeded: offset)
                 }
-                // The token's hex digits, lowercased as `DeviceToken` does.
-                for byte in token {
-                    buffer[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F") ? byte + 32 : byte
+                // The token's hex digits, lowercased as `DeviceToken` does: setting 0x20 lowercases
+                // A-F and leaves 0-9 as they are (they have it), eight at a time.
+                if let base = buffer.baseAddress, let source = token.baseAddress {
+                    let raw = UnsafeMutableRawPointer(base)
+                    while offset + 8 <= token.count {
+                        let word = UnsafeRawPointer(source + offset).loadUnaligned(as: UInt64.self)
+                        raw.storeBytes(of: word | 0x2020_2020_2020_2020, toByteOffset: offset, as: UInt64.self)
+                        offset += 8
+                    }
+                }
+                while offset < token.count {
+                    buffer[offset] = token[offset] | 0x20
                     offset += 1
                 }
                 ends = (
