@@ -146,13 +146,22 @@ struct JSONScanner {
             // The common run: printable ASCII other than the quote and the backslash, in a local loop.
             var position = index
             let count = bytes.count
-            // Eight bytes at a time while none of them ends the run, then byte by byte.
+            // Eight bytes at a time: a word with a byte that ends the run says which one (the
+            // lowest flagged byte is exact), so the byte loop runs only near the end of the input.
+            var found = false
             if let base = bytes.baseAddress {
-                while position + 8 <= count, Self.isPlainRun(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) {
-                    position += 8
+                while position + 8 <= count {
+                    let special = Self.runEnders(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    if special == 0 {
+                        position += 8
+                        continue
+                    }
+                    position += special.trailingZeroBitCount >> 3
+                    found = true
+                    break
                 }
             }
-            while position < count {
+            while !found, position < count {
                 let byte = bytes[position]
                 guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
                 position += 1
@@ -179,10 +188,11 @@ struct JSONScanner {
         return failed()  // unterminated
     }
 
-    /// Whether none of the eight bytes in `word` is a control character, non-ASCII, a quote or a
-    /// backslash (each test exact for "any byte", the classic zero-byte tricks).
+    /// The high bit of each byte of `word` (little-endian) that may end a string's plain run: a
+    /// control character, non-ASCII, a quote or a backslash; 0 when none does. The classic zero-byte
+    /// tests can flag bytes above a true one (a borrow), never below it: the lowest flag is exact.
     @inline(__always)
-    static func isPlainRun(_ word: UInt64) -> Bool {
+    static func runEnders(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
@@ -190,7 +200,7 @@ struct JSONScanner {
         let control = (word &- ones &* 0x20) & ~word
         let hasQuote = (quote &- ones) & ~quote
         let hasBackslash = (backslash &- ones) & ~backslash
-        return (word | control | hasQuote | hasBackslash) & highs == 0
+        return (word | control | hasQuote | hasBackslash) & highs
     }
 
     /// Called after the backslash.
