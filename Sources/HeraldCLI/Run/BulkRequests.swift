@@ -26,8 +26,9 @@ final class BulkRequests: Sequence, IteratorProtocol {
     static let batchesAhead = 8
 
     private let handover: BatchHandover
-    /// The batch being handed out, reversed: `popLast` takes the next notification without a copy.
-    private var current: [Notification] = []
+    /// The batch being handed out; `take()` moves each notification out (no copy, no retain).
+    private var current: [Notification?] = []
+    private var position = 0
     private var sawLast = false
 
     /// Starts decoding `reader`'s lines. With `assignIDs`, a notification without an apns-id
@@ -44,11 +45,15 @@ final class BulkRequests: Sequence, IteratorProtocol {
 
     func next() -> Notification? {
         while true {
-            if let notification = current.popLast() { return notification }
+            while position < current.count {
+                position += 1
+                if let notification = current[position - 1].take() { return notification }
+            }
             if sawLast { return nil }
             let batch = handover.take()
             sawLast = batch.last
             current = batch.notifications
+            position = 0
         }
     }
 
@@ -76,8 +81,8 @@ struct DecodingProgress {
 /// Batches from the decoding thread to the sender: a bounded queue with one lock per batch.
 final class BatchHandover: Sendable {
     struct Batch {
-        /// Reversed (the next notification last).
-        var notifications: [Notification]
+        /// In line order (optional so that the sender can move each one out).
+        var notifications: [Notification?]
         /// The end of the stream: no batch follows.
         var last: Bool
     }
@@ -165,7 +170,7 @@ private final class LineDecoding: @unchecked Sendable {
         defer { handover.decodingFinished() }
         var number = 0
         var invalid = 0
-        var batch: [Notification] = []
+        var batch: [Notification?] = []
         batch.reserveCapacity(BulkRequests.batchSize)
         while true {
             let line: [UInt8]?
@@ -173,7 +178,6 @@ private final class LineDecoding: @unchecked Sendable {
                 line = try reader.nextLine()
             } catch {
                 publish(invalid: invalid, readError: error)
-                batch.reverse()
                 _ = handover.put(.init(notifications: batch, last: true))
                 return
             }
@@ -190,14 +194,12 @@ private final class LineDecoding: @unchecked Sendable {
             }
             if batch.count == BulkRequests.batchSize {
                 publish(invalid: invalid, readError: nil)
-                batch.reverse()
                 guard handover.put(.init(notifications: batch, last: false)) else { return }
                 batch = []
                 batch.reserveCapacity(BulkRequests.batchSize)
             }
         }
         publish(invalid: invalid, readError: nil)
-        batch.reverse()
         _ = handover.put(.init(notifications: batch, last: true))
     }
 
