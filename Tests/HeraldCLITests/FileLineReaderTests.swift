@@ -28,7 +28,8 @@ struct FileLineReaderTests {
 
     @Test(arguments: cases)
     func readsEveryLine(_ testCase: Case) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("herald-lines-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("herald-lines-\(UUID().uuidString)")
+            .path
         try Data(testCase.text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reader = try FileLineReader.open(path)

@@ -207,7 +207,9 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         let sent = entries[tag].request?.authorization
         let step = entries[tag].retries.step(after: error, policy: client.retryPolicy) {
             // The token sent is the current one unless another request re-signed meanwhile.
-            guard let sent, case .token(let cache) = client.credentials, let current = try? cache.token() else { return false }
+            guard let sent, case .token(let cache) = client.credentials, let current = try? cache.token() else {
+                return false
+            }
             return current.authorization != sent || client.credentials.resigns(after: current)
         }
         switch step {
