@@ -5,30 +5,37 @@
 // flush before the loop waits).
 //
 //   start -> refill: while inFlight < limit, take the next notification -> begin
-//   begin -> entry (notification, attempt, started) -> send: request into the pool, tag = entry
+//   begin -> entry (its APNsRequest, built once; attempt; started) -> submit: into the pool, tag = entry
 //   requestFinished(tag) -> decode -> retry? (re-sign once on ExpiredProviderToken; the retry
-//             policy's delay on a loop timer) -> send again with the same apns-id
+//             policy's delay on a loop timer) -> resend with the same apns-id
 //                        -> else finish: metrics, prune callback, onResult, free entry, refill
+//   pool shutdown begins -> retries waiting on a timer end now with .shutDown (their timers are
+//             cancelled); what the source still holds fails at once in the pool
 //   source exhausted and nothing in flight -> resume the one waiting continuation
 //
-// Memory is bounded by `limit` entries whatever the number of notifications.
+// Every notification taken from the source ends in `finish` exactly once, whatever happens to the
+// pool or the loop (the deinit reports entries a stopped loop dropped). Memory is bounded by
+// `limit` entries whatever the number of notifications. An entry holds the request as sent, its
+// notification inside: the notification is not copied again per attempt.
 
 import APNs
 import HTTP2
 
 final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     // SAFETY: created off the loop, then used only on `pool.loop` (from `start`, handed to
-    // `loop.execute`, on). Every entry point checks it with `preconditionInEventLoop` in debug.
+    // `loop.execute`, on). Every entry point checks it with `assert(pool.loop.inEventLoop)` in debug.
+    // The deinit is the exception: it runs when the last reference goes, which is on the loop
+    // unless the loop has stopped (then nothing else touches the sender any more).
 
     typealias Outcome = Result<APNsResponse, APNsClientError>
 
     private struct Entry {
-        var notification: Notification
+        /// The request as last sent (its `authorization` the token it carried); nil: a free slot.
+        var request: APNsRequest?
         var retries = RetryState()
-        /// The `authorization` the last attempt carried (the same string object while the token
-        /// lasts: holding it costs one reference, not a token's four strings).
-        var authorization: String?
-        let started: ContinuousClock.Instant
+        var started: ContinuousClock.Instant
+        /// The timer of a resend waiting for the retry policy's delay.
+        var retryTimer: TimerID?
     }
 
     private let client: APNsClient
@@ -36,11 +43,17 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     private let limit: Int
     private let next: () -> Notification?
     private let onResult: (Notification, Outcome) -> Void
-    private var entries: [Entry?] = []
+    private var entries: [Entry] = []
     private var free: [Int] = []
     private var inFlight = 0
     private var exhausted = false
     private var refilling = false
+    private var shutdownObserver: Int?
+    /// The provider token's `authorization` for new requests, asked of the cache again every
+    /// `authorizationReuse` notifications (asking reads the clock and takes a lock) and on every
+    /// resend. A token stays valid for an hour; the cache replaces it well before.
+    private var authorization: (value: String?, uses: Int) = (nil, 0)
+    private static let authorizationReuse = 64
     private var done: CheckedContinuation<Void, Never>?
 
     init(
@@ -55,8 +68,15 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     }
 
     deinit {
-        // Only when the loop stopped with a retry timer pending (the transport was shut down
-        // during the send): the timer and its reference went away. Do not leave the caller waiting.
+        // Only when the loop stopped with a retry timer pending (its loop group was shut down
+        // before the transport): the timers and their references went away. Their notifications
+        // still end once, and the caller does not wait forever.
+        for index in entries.indices {
+            guard let request = entries[index].request, let notification = request.notification else { continue }
+            client.recorder.finished(.failure(.shutDown), microseconds: 0)
+            onResult(notification, .failure(.shutDown))
+        }
+        if let shutdownObserver { pool.stopObservingShutdown(shutdownObserver) }
         done?.resume()
     }
 
@@ -64,66 +84,109 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     func start(_ done: CheckedContinuation<Void, Never>) {
         assert(pool.loop.inEventLoop)
         self.done = done
+        // Not `weak`: a weakly referenced object takes the slow path on every retain, and the
+        // pool retains the sender per request. The deinit unregisters, so the pool never calls
+        // a sender that is gone.
+        shutdownObserver = pool.observeShutdown { [unowned(unsafe) self] in self.poolShuttingDown() }
         refill()
     }
 
     private func refill() {
         guard !refilling else { return }  // an outcome inside `begin`: the outer loop goes on
         refilling = true
+        var now = ContinuousClock.now  // one clock read for the notifications begun together
+        var begun = 0
         while inFlight < limit, !exhausted {
             guard let notification = next() else {
                 exhausted = true
                 break
             }
-            begin(notification)
+            begun += 1
+            if begun & 15 == 0 { now = ContinuousClock.now }
+            begin(notification, at: now)
         }
         refilling = false
         if exhausted, inFlight == 0, let done {
             self.done = nil
+            if let shutdownObserver { pool.stopObservingShutdown(shutdownObserver) }
+            shutdownObserver = nil
             done.resume()
         }
     }
 
-    private func begin(_ original: Notification) {
+    private func begin(_ notification: consuming Notification, at started: ContinuousClock.Instant) {
         client.recorder.started()
+        var failure: APNsClientError?
+        var authorization: String?
+        if notification.payload.count > notification.payloadLimit {
+            failure = .invalidNotification(
+                "the payload is \(notification.payload.count) bytes; \(notification.pushType) pushes allow at most \(notification.payloadLimit)"
+            )
+        } else if self.authorization.uses > 0 {
+            self.authorization.uses -= 1
+            authorization = self.authorization.value
+        } else {
+            switch currentAuthorization() {
+            case .success(let current):
+                authorization = current
+                self.authorization = (current, Self.authorizationReuse)
+            case .failure(let error):
+                failure = error
+            }
+        }
+        if let failure {
+            if notification.apnsID == nil { notification.apnsID = APNsID.random() }
+            client.recorder.finished(.failure(failure), microseconds: 0)
+            onResult(notification, .failure(failure))
+            return
+        }
+        // The request takes the notification (an apns-id is given here when it has none) and is
+        // built once: resends reuse it unless the provider token changed.
+        let entry = Entry(
+            request: APNsRequest(notification: notification, authority: client.authority, authorization: authorization),
+            started: started)
         let index: Int
         if let reused = free.popLast() {
             index = reused
+            entries[index] = entry
         } else {
             index = entries.count
-            entries.append(nil)
+            entries.append(entry)
         }
         inFlight += 1
-        var notification = original
-        if notification.apnsID == nil { notification.apnsID = APNsID.random() }
-        entries[index] = Entry(notification: notification, started: .now)
-        if original.payload.count > original.payloadLimit {
-            finish(
-                index,
-                .failure(
-                    .invalidNotification(
-                        "the payload is \(original.payload.count) bytes; \(original.pushType) pushes allow at most \(original.payloadLimit)"
-                    )))
-            return
-        }
-        send(index)
+        submit(index)
     }
 
-    private func send(_ index: Int) {
-        guard entries[index] != nil else { return }
-        var token: ProviderToken?
-        if case .token(let cache) = client.credentials {
-            do {
-                token = try cache.token()
-            } catch {
-                finish(index, .failure(.providerToken(error)))
-                return
+    /// `bearer <JWT>` with token auth (the cache's current token), nil with a certificate.
+    private func currentAuthorization() -> Result<String?, APNsClientError> {
+        guard case .token(let cache) = client.credentials else { return .success(nil) }
+        do {
+            return .success(try cache.token().authorization)
+        } catch {
+            return .failure(.providerToken(error))
+        }
+    }
+
+    /// Sends an entry's request again, with the current provider token.
+    private func resend(_ index: Int) {
+        entries[index].retryTimer = nil
+        guard let request = entries[index].request else { return }
+        switch currentAuthorization() {
+        case .failure(let error):
+            finish(index, .failure(error))
+            return
+        case .success(let authorization):
+            self.authorization = (authorization, Self.authorizationReuse)
+            if request.authorization != authorization, let notification = request.notification {
+                entries[index].request = APNsRequest(
+                    notification: notification, authority: client.authority, authorization: authorization)
             }
         }
-        entries[index]?.authorization = token?.authorization
-        guard let notification = entries[index]?.notification else { return }
-        let request = APNsRequest(
-            notification: notification, authority: client.authority, authorization: token?.authorization)
+        submit(index)
+    }
+
+    private func submit(_ index: Int) {
+        guard let request = entries[index].request else { return }
         client.recorder.wroteRequest()
         pool.perform(request, timeout: client.requestTimeout, completion: .handler(self, tag: index))
     }
@@ -131,38 +194,39 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     func requestFinished(_ tag: Int, _ raw: Result<RawResponse, APNsClientError>) {
         assert(pool.loop.inEventLoop)
         // Fields are read in place: copying an entry costs a retain per string it holds.
-        guard entries[tag] != nil else { return }
+        guard entries[tag].request != nil else { return }
         let result = raw.flatMap { raw in
             ResponseDecoder.decode(
-                status: raw.status, apnsID: raw.apnsID ?? entries[tag]?.notification.apnsID?.value,
-                uniqueID: raw.uniqueID,
+                status: raw.status, apnsID: raw.apnsID ?? entries[tag].request?.apnsID, uniqueID: raw.uniqueID,
                 body: raw.body)
         }
         guard case .failure(let error) = result else {
             finish(tag, result)
             return
         }
-        let sent = entries[tag]?.authorization
-        let step = entries[tag]?.retries.step(after: error, policy: client.retryPolicy) {
+        let sent = entries[tag].request?.authorization
+        let step = entries[tag].retries.step(after: error, policy: client.retryPolicy) {
             // The token sent is the current one unless another request re-signed meanwhile.
-            guard let sent, case .token(let cache) = client.credentials, let current = try? cache.token() else { return false }
+            guard let sent, case .token(let cache) = client.credentials, let current = try? cache.token() else {
+                return false
+            }
             return current.authorization != sent || client.credentials.resigns(after: current)
         }
         switch step {
         case .resendNow:
             client.recorder.retried()
-            send(tag)
+            resend(tag)
             return
-        case .resendAfter(let delay):
+        case .resendAfter(let delay) where shutdownObserver != nil:
             client.recorder.retried()
-            _ = pool.loop.schedule(after: delay.clampedNanoseconds) { [self] in send(tag) }
+            entries[tag].retryTimer = pool.loop.schedule(after: delay.clampedNanoseconds) { [self] in resend(tag) }
             return
-        case .stop, nil:
+        case .resendAfter, .stop:
             break
         }
         if case .rejected(let rejection) = error, rejection.reason.prunesToken,
             let onPrunableToken = client.onPrunableToken,
-            let notification = entries[tag]?.notification
+            let notification = entries[tag].request?.notification
         {
             onPrunableToken(
                 APNsClient.PrunableToken(
@@ -172,14 +236,27 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         finish(tag, result)
     }
 
+    /// The pool is shutting down: resends waiting for their delay end now, as shut down.
+    private func poolShuttingDown() {
+        assert(pool.loop.inEventLoop)
+        shutdownObserver = nil  // also: no new resend is scheduled from here on
+        for index in entries.indices {
+            guard let timer = entries[index].retryTimer else { continue }
+            _ = pool.loop.cancel(timer)
+            entries[index].retryTimer = nil
+            finish(index, .failure(.shutDown))
+        }
+    }
+
     /// The one place a notification ends.
     private func finish(_ index: Int, _ result: Outcome) {
-        guard let entry = entries[index].take() else { return }
+        guard let request = entries[index].request.take() else { return }
+        entries[index].retryTimer = nil
         free.append(index)
         inFlight -= 1
-        let elapsed = ContinuousClock.now - entry.started
+        let elapsed = ContinuousClock.now - entries[index].started
         client.recorder.finished(result, microseconds: elapsed.clampedNanoseconds / 1000)
-        onResult(entry.notification, result)
+        if let notification = request.notification { onResult(notification, result) }
         refill()
     }
 }

@@ -55,6 +55,9 @@ final class LoopPool: @unchecked Sendable {
     private var sweepTimer: TimerID?
     private var shuttingDown = false
     private var onShutdown: (() -> Void)?
+    /// Told once when shutdown begins (`observeShutdown`): the bulk sender's waiting resends.
+    private var shutdownObservers: [Int: () -> Void] = [:]
+    private var lastObserver = 0
     @exclusivity(unchecked) private var headers = HTTP2HeaderBuffer()
     /// `:method`, `:scheme`, `:authority` and `authorization`, the same for every request: built
     /// once (again after a token refresh), sent NO_COPY.
@@ -313,9 +316,25 @@ final class LoopPool: @unchecked Sendable {
         }
     }
 
+    /// Runs `observer` on the loop once shutdown begins, after which requests fail at once;
+    /// returns an id for `stopObservingShutdown`, or nil when shutdown has begun already.
+    func observeShutdown(_ observer: @escaping () -> Void) -> Int? {
+        guard !shuttingDown else { return nil }
+        lastObserver += 1
+        shutdownObservers[lastObserver] = observer
+        return lastObserver
+    }
+
+    func stopObservingShutdown(_ id: Int) {
+        shutdownObservers[id] = nil
+    }
+
     func shutdown(_ done: @escaping () -> Void) {
         shuttingDown = true
         onShutdown = done
+        let observers = shutdownObservers.values
+        shutdownObservers = [:]
+        for observer in observers { observer() }
         if let reconnectTimer { loop.cancel(reconnectTimer) }
         if let sweepTimer { loop.cancel(sweepTimer) }
         reconnectTimer = nil

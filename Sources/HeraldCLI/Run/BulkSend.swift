@@ -20,37 +20,42 @@ struct BulkSend {
             return ExitStatus.failure
         }
         do {
-            // One loop: reading, decoding, sending and printing all on one thread, with no hop
-            // between threads per notification (measured faster than spreading over loops).
+            // One loop: sending and printing on one thread, with no hop between threads per
+            // notification (measured faster than spreading over loops); decoding is on another.
             client = try Sender(options: options, context: context).makeClient(defaultConnections: 4, loopCount: 1)
         } catch {
             context.standardError("herald send: \(error)\n")
             return ExitStatus.failure
         }
+        let totalBytes = reader.totalBytes  // read before the reader goes to the decoding thread
         let requests = BulkRequests(
             reader: reader, path: path, context: context,
             decoder: BulkRequestDecoder(
                 topic: options.topic, pushType: options.pushType, priority: options.priority,
-                expiration: options.expiration, collapseID: options.collapseID))
+                expiration: options.expiration, collapseID: options.collapseID),
+            assignIDs: !options.dryRun)
         // Result lines go out in blocks of up to 64 KiB (one write each), not one write per line.
         let output = BufferedOutput(context.standardOutput)
         var bufferedContext = context
         bufferedContext.standardOutput = { output.write($0) }
         let printer = ResultPrinter(options: options, context: bufferedContext)
-        let progress = context.standardErrorIsTerminal && !options.json ? Progress(reader: reader) : nil
+        let progress =
+            context.standardErrorIsTerminal && !options.json
+            ? Progress(totalBytes: totalBytes, bytesConsumed: { requests.bytesConsumed }) : nil
         let started = ContinuousClock.now
         if options.dryRun {
             for notification in requests {
                 printer.print(notification, .success(APNsResponse(apnsID: notification.apnsID?.value ?? "-", uniqueID: nil)))
             }
         } else {
-            // The bulk path: lines are read, decoded, sent and printed on the transport's loop,
-            // with no task per notification.
+            // The bulk path: lines are read and decoded on a thread of their own (BulkRequests),
+            // sent and printed on the transport's loop, with no task per notification.
             await client.sendEach(concurrency: options.concurrency ?? 1000, next: requests.next) { notification, result in
                 printer.print(notification, result)
                 progress?.update(client.metrics, invalid: requests.invalid, started: started)
             }
         }
+        requests.stop()
         progress?.finish()
         var metrics = client.metrics
         await client.shutdown()
@@ -69,60 +74,21 @@ struct BulkSend {
     }
 }
 
-/// The notifications of an NDJSON stream, read one line at a time as the sender asks for them.
-/// Lines that cannot become a notification are reported on standard error and counted.
-final class BulkRequests: Sequence, IteratorProtocol {
-    private let reader: any LineReader
-    private let path: String
-    private let context: CommandContext
-    private let decoder: BulkRequestDecoder
-    private var number = 0
-    private(set) var invalid = 0
-    private(set) var readError: InputError?
-
-    init(reader: any LineReader, path: String, context: CommandContext, decoder: BulkRequestDecoder) {
-        self.reader = reader
-        self.path = path
-        self.context = context
-        self.decoder = decoder
-    }
-
-    func makeIterator() -> BulkRequests { self }
-
-    func next() -> Notification? {
-        while readError == nil {
-            let line: [UInt8]?
-            do throws(InputError) {
-                line = try reader.nextLine()
-            } catch {
-                readError = error
-                return nil
-            }
-            guard let line else { return nil }
-            number += 1
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            do throws(BulkRequestDecoder.LineError) {
-                return try decoder.decode(line, number: number)
-            } catch {
-                invalid += 1
-                context.standardError("herald send: --requests \(path), \(error)\n")
-            }
-        }
-        return nil
-    }
-}
-
 /// A one-line progress display on standard error (a terminal): done, rate, failures, ETA.
 final class Progress {
-    private let reader: any LineReader
+    private let totalBytes: Int?
+    private let bytesConsumed: () -> Int
     private var lastDraw = ContinuousClock.now - .seconds(1)
 
-    init(reader: any LineReader) {
-        self.reader = reader
+    init(totalBytes: Int?, bytesConsumed: @escaping () -> Int) {
+        self.totalBytes = totalBytes
+        self.bytesConsumed = bytesConsumed
     }
 
-    /// `metrics` is only taken when the line is redrawn (a snapshot locks every shard).
-    func update(_ metrics: @autoclosure () -> MetricsSnapshot, invalid: Int, started: ContinuousClock.Instant) {
+    /// `metrics` and `invalid` are only taken when the line is redrawn (each takes locks).
+    func update(
+        _ metrics: @autoclosure () -> MetricsSnapshot, invalid: @autoclosure () -> Int, started: ContinuousClock.Instant
+    ) {
         let now = ContinuousClock.now
         guard now - lastDraw >= .milliseconds(200) else { return }
         lastDraw = now
@@ -131,9 +97,10 @@ final class Progress {
         let seconds = elapsed.secondsAsDouble
         let done = metrics.succeeded + metrics.failed
         let rate = seconds > 0 ? Double(done) / seconds : 0
-        var line = "\r\u{1B}[2K\(done) sent, \(decimal(rate, places: 0))/s, \(metrics.failed + invalid) failed"
-        if let total = reader.totalBytes, total > 0, reader.bytesConsumed > 0 {
-            let fraction = min(1, Double(reader.bytesConsumed) / Double(total))
+        var line = "\r\u{1B}[2K\(done) sent, \(decimal(rate, places: 0))/s, \(metrics.failed + invalid()) failed"
+        let consumed = bytesConsumed()
+        if let total = totalBytes, total > 0, consumed > 0 {
+            let fraction = min(1, Double(consumed) / Double(total))
             line += ", \(decimal(fraction * 100, places: 0))%"
             if fraction > 0, fraction < 1 { line += ", ETA \(decimal(seconds / fraction - seconds, places: 0)) s" }
         }

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+@testable import HeraldCLI
+
+/// `FileLineReader`: lines end at `\n`, a `\r` before it is dropped, the last line may lack its
+/// `\n`, and lines that straddle the 64 KiB reads come out whole.
+@Suite(.timeLimit(.minutes(1)))
+struct FileLineReaderTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let name: String
+        let text: String
+        let lines: [String]
+        var description: String { name }
+    }
+
+    static let long = String(repeating: "x", count: 70_000)
+
+    static let cases: [Case] = [
+        Case(name: "empty", text: "", lines: []),
+        Case(name: "one line", text: "a\n", lines: ["a"]),
+        Case(name: "no final newline", text: "a\nb", lines: ["a", "b"]),
+        Case(name: "CRLF", text: "a\r\nb\r\n", lines: ["a", "b"]),
+        Case(name: "blank lines", text: "\n\r\n\na\n", lines: ["", "", "", "a"]),
+        Case(name: "a carriage return inside a line stays", text: "a\rb\n", lines: ["a\rb"]),
+        Case(name: "a line across reads", text: "a\n" + long + "\r\nb", lines: ["a", long, "b"]),
+    ]
+
+    @Test(arguments: cases)
+    func readsEveryLine(_ testCase: Case) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("herald-lines-\(UUID().uuidString)")
+            .path
+        try Data(testCase.text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try FileLineReader.open(path)
+        var lines: [String] = []
+        while let line = try reader.nextLine() { lines.append(String(decoding: line, as: UTF8.self)) }
+        #expect(lines == testCase.lines)
+        #expect(reader.bytesConsumed == testCase.text.utf8.count)
+        #expect(reader.totalBytes == testCase.text.utf8.count)
+    }
+}
