@@ -280,6 +280,21 @@ struct HeaderTests {
         #expect(try DeviceToken(bytes: token.bytes) == token)
     }
 
+    /// Tokens are checked eight digits at a time: every ASCII character at a position in each lane
+    /// of a word and in the tail gives the verdict a character-by-character reading would.
+    @Test(arguments: [0, 5, 7, 8, 31, 63, 64, 65])
+    func everyCharacterAtTokenPositions(position: Int) {
+        for byte in UInt8(0)..<0x80 {
+            var digits = Array(String(repeating: "0a", count: 33).utf8)  // 66 digits: a tail past the words
+            digits[position] = byte
+            let text = String(decoding: digits, as: UTF8.self)
+            let isHex = "0123456789abcdefABCDEF".utf8.contains(byte)
+            let token = try? DeviceToken(hex: text)
+            #expect((token != nil) == isHex, "byte \(byte) at \(position)")
+            if let token { #expect(token.hex == text.lowercased(), "byte \(byte) at \(position)") }
+        }
+    }
+
     @Test func deviceTokenFromBytesEqualsHex() throws {
         let fromBytes = try DeviceToken(bytes: [0xAB, 0xCD, 0x01, 0x00, 0xFF])
         #expect(fromBytes == (try DeviceToken(hex: "ABCD0100FF")))

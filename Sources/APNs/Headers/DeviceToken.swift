@@ -7,8 +7,15 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
     /// Parses a hex string in either case. Spaces and angle brackets (as in an old `NSData`
     /// description, `<a1b2 c3d4>`) are not accepted: pass the digits only.
     public init(hex text: String) throws(FieldError) {
-        // One pass over the UTF-8 view, no copy; the text itself is kept when already lowercase
+        // Native strings: eight digits at a time; the text itself is kept when already lowercase
         // (bulk sends parse a token per line).
+        if let (count, hasUppercase) = text.utf8.withContiguousStorageIfAvailable(Self.scanDigits) ?? nil,
+            count > 0, count % 2 == 0
+        {
+            self.hex = hasUppercase ? text.lowercased() : text
+            return
+        }
+        // Anything else (and every error, named): one pass over the UTF-8 view.
         var count = 0
         var hasUppercase = false
         for byte in text.utf8 {
@@ -26,6 +33,27 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
             throw FieldError(field: "token", message: "\(quoted(text)) has \(count) hex digits; a device token has an even number")
         }
         self.hex = hasUppercase ? text.lowercased() : text
+    }
+
+    /// The number of digits and whether any is uppercase, when `bytes` are hex digits only.
+    private static func scanDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Bool)? {
+        guard let base = bytes.baseAddress else { return (0, false) }
+        var position = 0
+        var lowercaseBits: UInt64 = 0x2020_2020_2020_2020
+        while position + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            guard DevicePushValidator.areHexDigits(word) else { return nil }
+            lowercaseBits &= word  // 0-9 and a-f have 0x20; A-F do not
+            position += 8
+        }
+        var hasUppercase = lowercaseBits != 0x2020_2020_2020_2020
+        while position < bytes.count {
+            let byte = bytes[position]
+            guard DevicePushValidator.isHexDigit(byte) else { return nil }
+            if byte & 0x20 == 0 { hasUppercase = true }
+            position += 1
+        }
+        return (bytes.count, hasUppercase)
     }
 
     /// A token from the raw bytes the device handed to the app (`Data` in Swift on the device).
