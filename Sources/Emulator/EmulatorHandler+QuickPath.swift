@@ -57,6 +57,21 @@ final class QuickPathState {
         random = SplitMix64(seed: system.next())
     }
 
+    /// Puts this answer's ids in `headers`: in place once the buffer has its two fields (the ids
+    /// always take 36 bytes), rebuilt otherwise.
+    func refillHeaders(sandbox: Bool) {
+        let fields = sandbox ? 2 : 1
+        if headers.count == fields,
+            apnsID.withUnsafeBytes({ headers.replaceValue(at: 0, with: $0) }),
+            !sandbox || uniqueID.withUnsafeBytes({ headers.replaceValue(at: 1, with: $0) })
+        {
+            return
+        }
+        headers.removeAll()
+        append(EmulatorHandler.apnsIDName, apnsID)
+        if sandbox { append(EmulatorHandler.uniqueIDName, uniqueID) }
+    }
+
     /// Appends one answer header.
     func append(_ name: [UInt8], _ value: [UInt8]) {
         name.withUnsafeBufferPointer { name in
@@ -115,12 +130,8 @@ extension EmulatorHandler {
             } else {
                 Self.writeUUID(&quick.apnsID, using: &quick.random)
             }
-            quick.headers.removeAll()
-            quick.append(Self.apnsIDName, quick.apnsID)
-            if configuration.sandbox {
-                Self.writeUUID(&quick.uniqueID, using: &quick.random)
-                quick.append(Self.uniqueIDName, quick.uniqueID)
-            }
+            if configuration.sandbox { Self.writeUUID(&quick.uniqueID, using: &quick.random) }
+            quick.refillHeaders(sandbox: configuration.sandbox)
             responder.respond(status: 200, headerBlock: nil, extraHeaders: quick.headers, body: [])
             // Only a registered token can reach a simulated device: the notification (which parses
             // the payload) is made only for one.

@@ -106,4 +106,17 @@ struct SessionHeaderTests {
         #expect(fields.map(\.0) == [":method", ":path", "apns-topic", "x-empty"])
         #expect(fields.map(\.1) == ["POST", "/3/device/ab", "com.x", ""])
     }
+
+    @Test("a value replaced in place keeps the field's shape; a different length changes nothing")
+    func replaceValueInPlace() {
+        var buffer = HTTP2HeaderBuffer()
+        buffer.append("apns-id", "aaaa")
+        buffer.append("apns-unique-id", "bbbb", neverIndex: true)
+        let copy = buffer
+        #expect(Array("cccc".utf8).withUnsafeBytes { buffer.replaceValue(at: 1, with: $0) })
+        #expect(!Array("ddd".utf8).withUnsafeBytes { buffer.replaceValue(at: 0, with: $0) })
+        #expect(!Array("dddd".utf8).withUnsafeBytes { buffer.replaceValue(at: 2, with: $0) })
+        #expect(buffer.headers == [HTTP2Header("apns-id", "aaaa"), HTTP2Header("apns-unique-id", "cccc", neverIndex: true)])
+        #expect(copy.headers[1] == HTTP2Header("apns-unique-id", "bbbb", neverIndex: true), "a copy keeps its value")
+    }
 }

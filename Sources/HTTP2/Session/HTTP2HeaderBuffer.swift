@@ -76,6 +76,19 @@ public struct HTTP2HeaderBuffer: Sendable {
         if isPseudo { pseudoCount += 1 }
     }
 
+    /// Overwrites the value of field `index` with `value`, of the same length (false, and nothing
+    /// changed, when the length differs or there is no such field): a buffer built once and
+    /// refilled in place, for answers whose fields keep their shape (an id per answer).
+    public mutating func replaceValue(at index: Int, with value: UnsafeRawBufferPointer) -> Bool {
+        guard entries.indices.contains(index), entries[index].valueCount == value.count else { return false }
+        let start = entries[index].start + entries[index].nameCount
+        bytes.withUnsafeMutableBytes { bytes in
+            guard let base = bytes.baseAddress, let source = value.baseAddress else { return }
+            (base + start).copyMemory(from: source, byteCount: value.count)
+        }
+        return true
+    }
+
     /// The fields as ``HTTP2Header`` values (allocates; for tests and diagnostics).
     public var headers: [HTTP2Header] {
         entries.map { entry in
