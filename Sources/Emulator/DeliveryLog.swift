@@ -47,6 +47,13 @@ public final class DeliveryLog: Sendable {
         var entries: [DeliveryRecord] = []
         var start = 0
         var total = 0
+        /// What ``counts`` reports (since this start, not cleared with the log): answers, by status
+        /// in an array (no hashing per answer), by reason.
+        var answered = 0
+        var byStatus = [Int](repeating: 0, count: 600)
+        var otherStatuses: [Int: Int] = [:]
+        var byReason: [String: Int] = [:]
+        var faults = 0
     }
 
     /// Answers since the emulator started, by status and by reason (not cleared with the log).
@@ -58,8 +65,8 @@ public final class DeliveryLog: Sendable {
     }
 
     public let capacity: Int
+    /// The entries and the tallies, under one lock (one lock operation per answer).
     private let ring = Mutex(Ring())
-    private let tallies = Mutex(Counts())
     /// Writes new entries behind to the emulator's store, when it has one (see DeliveryLogWriter).
     let writer: DeliveryLogWriter?
 
@@ -85,13 +92,15 @@ public final class DeliveryLog: Sendable {
 
     /// Appends `record`, whose reason is `reason` (given to spare making it from the record).
     func append(_ record: DeliveryRecord, reason: String?) {
-        tallies.withLock { counts in
-            counts.total += 1
-            counts.byStatus[record.status, default: 0] += 1
-            if let reason { counts.byReason[reason, default: 0] += 1 }
-            if record.hasFault { counts.faults += 1 }
-        }
         ring.withLock { ring in
+            if ring.byStatus.indices.contains(record.status) {
+                ring.byStatus[record.status] += 1
+            } else {
+                ring.otherStatuses[record.status, default: 0] += 1
+            }
+            if let reason { ring.byReason[reason, default: 0] += 1 }
+            if record.hasFault { ring.faults += 1 }
+            ring.answered += 1
             ring.total += 1
             if ring.entries.count < capacity {
                 ring.entries.append(record)
@@ -118,7 +127,13 @@ public final class DeliveryLog: Sendable {
     }
 
     /// Answers since the emulator started, kept or not.
-    public var counts: Counts { tallies.withLock { $0 } }
+    public var counts: Counts {
+        ring.withLock { ring in
+            var counts = Counts(total: ring.answered, byStatus: ring.otherStatuses, byReason: ring.byReason, faults: ring.faults)
+            for (status, count) in ring.byStatus.enumerated() where count > 0 { counts.byStatus[status] = count }
+            return counts
+        }
+    }
 
     /// How many entries are kept now.
     public var keptCount: Int { ring.withLock { $0.entries.count } }
@@ -128,7 +143,10 @@ public final class DeliveryLog: Sendable {
 
     public func removeAll() {
         ring.withLock { ring in
-            ring = Ring()
+            // The entries go; the tallies (answers since the start) stay.
+            ring.entries = []
+            ring.start = 0
+            ring.total = 0
             writer?.clear()
         }
     }

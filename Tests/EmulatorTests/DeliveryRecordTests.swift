@@ -58,4 +58,21 @@ struct DeliveryRecordTests {
         #expect(record.delivery == expected)
         #expect(!record.hasFault)
     }
+
+    /// The log's tallies count every answer since the start, by status (any status, common or not)
+    /// and by reason, and stay when the entries are cleared.
+    @Test func talliesCountEveryAnswerAndSurviveClearing() {
+        let log = DeliveryLog(capacity: 2)
+        for delivery in Self.deliveries { log.append(delivery) }
+        log.append(Delivery(receivedAt: 1, token: nil, topic: nil, pushType: nil, priority: nil, apnsID: nil,
+            uniqueID: nil, status: 777, reason: "Odd", payload: []))
+        let expected = DeliveryLog.Counts(
+            total: 6, byStatus: [200: 1, 0: 2, 400: 1, 410: 1, 777: 1],
+            byReason: ["": 1, "Unregistered": 1, "Shutdown": 1, "Odd": 1], faults: 3)
+        #expect(log.counts == expected)
+        #expect(log.keptCount == 2 && log.totalCount == 6)
+        log.removeAll()
+        #expect(log.keptCount == 0 && log.totalCount == 0)
+        #expect(log.counts == expected)
+    }
 }
