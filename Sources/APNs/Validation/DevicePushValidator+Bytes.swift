@@ -67,12 +67,17 @@ extension DevicePushValidator {
         // Each name is asked for once (the first 16 are kept here): comparing every pair through
         // the protocol would cost more than the rest of the header phase.
         var names = InlineArray<16, UnsafeBufferPointer<UInt8>>(repeating: UnsafeBufferPointer(start: nil, count: 0))
+        // Name lengths seen so far (modulo 64): only a name whose length came before can repeat one.
+        var lengthsSeen: UInt64 = 0
         for index in 0..<fields.fieldCount {
             let name = fields.name(at: index)
             if index < 16 { names[index] = name }
-            guard name.allSatisfy({ $0 < 0x80 }) else { return .unsupported }
+            guard isASCII(name) else { return .unsupported }
+            let lengthBit: UInt64 = 1 << UInt64(name.count & 63)
+            let sameLengthBefore = lengthsSeen & lengthBit != 0
+            lengthsSeen |= lengthBit
             var seen = false
-            for earlier in 0..<index {
+            for earlier in 0..<(sameLengthBefore ? index : 0) {
                 let other = earlier < 16 ? names[earlier] : fields.name(at: earlier)
                 if other.count == name.count, equalIgnoringASCIICase(name, other) {
                     seen = true
@@ -268,6 +273,18 @@ extension DevicePushValidator {
     /// `0-9`, `a-f` or `A-F`, as `Hex.value(of:)` accepts them.
     static func isHexDigit(_ byte: UInt8) -> Bool {
         byte &- UInt8(ascii: "0") < 10 || (byte | 0x20) &- UInt8(ascii: "a") < 6
+    }
+
+    /// No byte of `bytes` has its high bit set: eight at a time, the last word overlapping.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        guard bytes.count >= 8, let base = bytes.baseAddress else { return bytes.allSatisfy { $0 < 0x80 } }
+        var position = 0
+        while position + 8 <= bytes.count {
+            guard UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self) & highs == 0 else { return false }
+            position += 8
+        }
+        return UnsafeRawPointer(base + bytes.count - 8).loadUnaligned(as: UInt64.self) & highs == 0
     }
 
     /// Whether all eight bytes of `word` are hex digits, as ``isHexDigit(_:)`` says of each: ASCII
