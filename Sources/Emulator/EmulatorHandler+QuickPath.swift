@@ -244,7 +244,7 @@ extension EmulatorHandler {
 
 extension EmulatorHandler {
     /// The values of `:method` and `:path` among the pseudo-headers before `fields.first`, in one
-    /// pass (the first of each: nghttp2 has already refused a repeated pseudo-header).
+    /// pass (the first of each: the HTTP/2 layer has already refused a repeated pseudo-header).
     static func methodAndPath(_ fields: RawHeaderTable) -> (UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?) {
         var method: UnsafeBufferPointer<UInt8>?
         var path: UnsafeBufferPointer<UInt8>?

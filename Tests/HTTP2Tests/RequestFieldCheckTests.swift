@@ -78,14 +78,21 @@ struct RequestFieldCheckTests {
 
     static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + frame(type: 4, flags: 0, stream: 0, [])
 
-    static func frames(_ request: Case, stream: Int32) -> [UInt8] {
+    static func frames(_ request: Case, stream: Int32, splitData: Bool = false) -> [UInt8] {
         let endHeaders: UInt8 = 0x4
         let endStream: UInt8 = 0x1
         let onlyHeaders = request.body.isEmpty && request.trailers == nil
         var bytes = frame(
             type: 1, flags: endHeaders | (onlyHeaders ? endStream : 0), stream: stream, headerBlock(request.fields))
         if !request.body.isEmpty {
-            bytes += frame(type: 0, flags: request.trailers == nil ? endStream : 0, stream: stream, request.body)
+            let endFlag = request.trailers == nil ? endStream : 0
+            if splitData, request.body.count > 1 {
+                let half = request.body.count / 2
+                bytes += frame(type: 0, flags: 0, stream: stream, Array(request.body[..<half]))
+                bytes += frame(type: 0, flags: endFlag, stream: stream, Array(request.body[half...]))
+            } else {
+                bytes += frame(type: 0, flags: endFlag, stream: stream, request.body)
+            }
         }
         if let trailers = request.trailers {
             bytes += frame(
@@ -98,10 +105,23 @@ struct RequestFieldCheckTests {
     // MARK: Running
 
     /// One server session fed the requests one by one; how each ended.
-    static func run(_ cases: [Case], libraryChecks: Bool) throws -> [Outcome] {
+    /// Session limits for a run (small ones make the checks meet the header-list and body limits).
+    struct Limits: Sendable, CustomStringConvertible {
+        var maxHeaderListSize = 16_384
+        var maxBodySize = 65_536
+        var splitData = false
+
+        var description: String { "header list \(maxHeaderListSize), body \(maxBodySize), split \(splitData)" }
+    }
+
+    static func run(_ cases: [Case], libraryChecks: Bool, limits: Limits = Limits()) throws -> [Outcome] {
         var configuration = HTTP2SessionConfiguration()
         configuration.libraryChecksRequests = libraryChecks
+        configuration.maxHeaderListSize = limits.maxHeaderListSize
+        configuration.maxBodySize = limits.maxBodySize
         let server = try HTTP2ServerSession(configuration: configuration)
+        // The two kinds of session really differ: nghttp2 checks, or RequestFieldCheck does.
+        #expect(server.engine.checksRequests == !libraryChecks)
         let recorder = ServerRecorder()
         recorder.respond = { session, request in
             try session.submitResponse(streamID: request.streamID, status: 200)
@@ -125,7 +145,7 @@ struct RequestFieldCheckTests {
             let stream = Int32(2 * index + 1)
             let delivered = recorder.requests.count
             let resets = tally.resets.count
-            guard feed(frames(request, stream: stream)) else {
+            guard feed(frames(request, stream: stream, splitData: limits.splitData)) else {
                 outcomes.append(.connectionError)
                 outcomes += Array(repeating: .connectionError, count: cases.count - outcomes.count)
                 break
@@ -134,7 +154,7 @@ struct RequestFieldCheckTests {
                 outcomes.append(.reset(reset.code))
             } else if recorder.requests.count > delivered, let request = recorder.requests.last {
                 let fields = request.headers.map { $0.name + [UInt8(ascii: ":")] + $0.value }
-                outcomes.append(.delivered(fields: fields, body: request.body))
+                outcomes.append(.delivered(fields: fields, body: request.exceededBodyLimit ? [0xFF] : request.body))
             } else {
                 outcomes.append(.nothing)
             }
@@ -144,9 +164,9 @@ struct RequestFieldCheckTests {
 
     /// Runs `cases` through both kinds of session; returns nghttp2's outcomes.
     @discardableResult
-    static func compare(_ cases: [Case]) throws -> [Outcome] {
-        let library = try run(cases, libraryChecks: true)
-        let own = try run(cases, libraryChecks: false)
+    static func compare(_ cases: [Case], limits: Limits = Limits()) throws -> [Outcome] {
+        let library = try run(cases, libraryChecks: true, limits: limits)
+        let own = try run(cases, libraryChecks: false, limits: limits)
         #expect(library.count == cases.count && own.count == cases.count)
         for (index, request) in cases.enumerated() where library[index] != own[index] {
             Issue.record("case \(index) \(request): nghttp2 \(library[index]), own \(own[index])")
@@ -178,11 +198,16 @@ struct RequestFieldCheckTests {
         "bearer " + String(repeating: "x", count: 180),
     ].map(bytes) + [[0x61, 0x00, 0x62], [0x61, 0x0D, 0x62], [0x61, 0x0A], [0x7F], [0xC3, 0xBC], [0x2F, 0xFF], [0x2F, 0x7F]]
 
-    static func mutated(seed: UInt64, count: Int) -> [Case] {
+    /// A CONNECT request (RFC 9113 8.5): no :scheme or :path, :authority required.
+    static let connect: [([UInt8], [UInt8])] = [
+        (bytes(":method"), bytes("CONNECT")), (bytes(":authority"), bytes("proxy.example:443")),
+    ]
+
+    static func mutated(seed: UInt64, count: Int, from start: [([UInt8], [UInt8])] = base) -> [Case] {
         var random = SeededRandom(seed: seed)
         func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
         return (0..<count).map { _ in
-            var fields = base
+            var fields = start
             var body = bytes("{}")
             var trailers: [([UInt8], [UInt8])]?
             var trailersEndStream = true
@@ -249,6 +274,68 @@ struct RequestFieldCheckTests {
         // The mutations reach both ends: requests delivered and requests reset.
         #expect(outcomes.filter { if case .delivered = $0 { true } else { false } }.count > 40)
         #expect(outcomes.filter { $0 == .reset(1) }.count > 40)
+    }
+
+    /// CONNECT has its own rules (no :scheme or :path; content-length means nothing), and the
+    /// mutations add, drop and move fields around it.
+    @Test(arguments: 0..<3)
+    func connectRequests(seed: UInt64) throws {
+        let outcomes = try Self.compare(Self.mutated(seed: seed, count: 300, from: Self.connect))
+        #expect(outcomes.contains { if case .delivered = $0 { true } else { false } })
+    }
+
+    /// Small limits: a header list over the limit (ENHANCE_YOUR_CALM) meeting malformed fields, and
+    /// a body over the limit (delivered early, flagged) split over DATA frames meeting content-length.
+    @Test(arguments: [
+        Limits(maxHeaderListSize: 300), Limits(maxBodySize: 3, splitData: true), Limits(maxBodySize: 1, splitData: true),
+    ])
+    func mutationsAtSmallLimits(limits: Limits) throws {
+        var cases = Self.mutated(seed: 11, count: 300) + Self.mutated(seed: 12, count: 150, from: Self.connect)
+        var big = Self.base
+        big.append((Self.bytes("x-big"), Array(repeating: UInt8(ascii: "v"), count: 400)))
+        big.insert((Self.bytes(":path"), Self.bytes("/")), at: 0)
+        cases.append(Case(fields: big, body: []))
+        try Self.compare(cases, limits: limits)
+    }
+
+    /// The character classes are bit masks and the word checks bit tricks: every byte value, in
+    /// every place of names and paths of every length to 25, against a plain reading of the rules.
+    @Test func masksAndWordChecksAgreeWithThePlainRules() {
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        let authority = Set("!$%&'()*+,-.:;=@[]_~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        let scheme = Set("+-.0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        let uppercase = UInt8(ascii: "A")...UInt8(ascii: "Z")
+        var mismatches: [String] = []
+        for byte in UInt8.min...UInt8.max {
+            if CharacterSet.fieldName.contains(byte) != (tchar.contains(byte) && !uppercase.contains(byte)) {
+                mismatches.append("fieldName \(byte)")
+            }
+            if CharacterSet.token.contains(byte) != tchar.contains(byte) { mismatches.append("token \(byte)") }
+            if CharacterSet.authority.contains(byte) != authority.contains(byte) { mismatches.append("authority \(byte)") }
+            if CharacterSet.scheme.contains(byte) != scheme.contains(byte) { mismatches.append("scheme \(byte)") }
+        }
+        for length in 1...25 {
+            for position in 0..<length {
+                for byte in UInt8.min...UInt8.max {
+                    var name = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    name[position] = byte
+                    let nameIsValid = name.allSatisfy { tchar.contains($0) && !uppercase.contains($0) }
+                    if name.withUnsafeBufferPointer(RequestFieldCheck.isRegularName) != nameIsValid {
+                        mismatches.append("name \(name)")
+                    }
+                    var path = [UInt8](repeating: UInt8(ascii: "/"), count: length)
+                    path[position] = byte
+                    var check = RequestFieldCheck()
+                    let verdict = Self.bytes(":path").withUnsafeBufferPointer { name in
+                        path.withUnsafeBufferPointer { check.field(name: name, value: $0, trailer: false) }
+                    }
+                    if (verdict == .keep) != path.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) {
+                        mismatches.append("path \(path)")
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
     }
 
     @Test func theValueCheckReadsWordsAsBytesWould() {
