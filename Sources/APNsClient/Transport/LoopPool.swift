@@ -44,16 +44,16 @@ final class LoopPool: @unchecked Sendable {
     let scheme: String
     let counter: ConnectionCounter
     @exclusivity(unchecked) private var connections: [HTTP2ClientConnection] = []
-    private var connecting = 0
+    @exclusivity(unchecked) private var connecting = 0
     @exclusivity(unchecked) private var requests = RequestSlots()
     @exclusivity(unchecked) private var waiting = TicketQueue()
     @exclusivity(unchecked) private var parked: [Parked] = []
-    private var parkedHead = 0
-    private var admitting = false
+    @exclusivity(unchecked) private var parkedHead = 0
+    @exclusivity(unchecked) private var admitting = false
     private var backoff = ReconnectBackoff()
     private var reconnectTimer: TimerID?
     private var sweepTimer: TimerID?
-    private var shuttingDown = false
+    @exclusivity(unchecked) private var shuttingDown = false
     private var onShutdown: (() -> Void)?
     @exclusivity(unchecked) private var headers = HTTP2HeaderBuffer()
     /// `:method`, `:scheme`, `:authority` and `authorization`, the same for every request: built

@@ -9,7 +9,9 @@
 public final class HTTP2ClientSession {
     let engine: NGHTTP2Session
     public weak var delegate: (any HTTP2ClientSessionDelegate)?
-    private var delivering = false
+    // SAFETY: loop-confined like the session; a momentary read or write, never held across the
+    // delegate calls it guards.
+    @exclusivity(unchecked) private var delivering = false
 
     /// Queues the connection preface and SETTINGS (push disabled) for the first output.
     public init(configuration: HTTP2SessionConfiguration = HTTP2SessionConfiguration()) throws(HTTP2Error) {

@@ -17,6 +17,10 @@ public struct HTTP2SessionConfiguration: Sendable, Equatable {
     /// Whether PINGs from the peer are acknowledged (true, as HTTP/2 requires). False only to test
     /// how a peer copes with a dead connection.
     public var acknowledgesPings: Bool = true
+    /// Client: the response header fields to keep (nil: all of them). The others still count
+    /// against `maxHeaderListSize` but are dropped unread; `:status` is always parsed into the
+    /// response's `status`, and appears among its headers only if named here.
+    public var keptResponseHeaders: HTTP2HeaderNameSet?
 
     public init() {}
 

@@ -38,8 +38,9 @@ final class NGHTTP2Session {
 
     let role: Role
     let configuration: HTTP2SessionConfiguration
-    /// nil once closed.
-    private(set) var session: OpaquePointer?
+    /// nil once closed. (Unchecked exclusivity, like `failure` and `isDead`: read for every
+    /// submit; see the SAFETY note below.)
+    @exclusivity(unchecked) private(set) var session: OpaquePointer?
     // SAFETY (`@exclusivity(unchecked)` below): these are touched in every callback, where dynamic
     // exclusivity checks cost over 10% of a request (measured). The session is confined to one
     // thread, and no access to them is held across a call into nghttp2 or the delegate, so
@@ -47,12 +48,18 @@ final class NGHTTP2Session {
     @exclusivity(unchecked) var slots = StreamSlots()
     /// Recorded by callbacks, delivered and emptied by the public session.
     @exclusivity(unchecked) var events: [SessionEvent] = []
+    /// The stream `slot(_:_:)` resolved last and its slot: a stream's callbacks come in runs (a
+    /// HEADERS frame's fields, its frame-received, its DATA, its close), so this spares nghttp2's
+    /// stream map lookup for most of them. Stream ids are never reused within a session, and the
+    /// slot is checked to be open with that id, so a stale entry is never trusted.
+    @exclusivity(unchecked) var lastStreamID: Int32 = 0
+    @exclusivity(unchecked) var lastSlot: Int32 = 0
     /// Output drained during `receive`, handed out first by the next `produceOutput`.
-    private var staged: [UInt8] = []
+    @exclusivity(unchecked) private var staged: [UInt8] = []
     /// The connection has failed (protocol error, fatal nghttp2 error); `receive` throws it.
-    private(set) var failure: HTTP2Error?
+    @exclusivity(unchecked) private(set) var failure: HTTP2Error?
     /// nghttp2 returned a fatal error: it must not be called again except to be deleted.
-    private var isDead = false
+    @exclusivity(unchecked) private var isDead = false
     /// GOAWAY frames this side asked for that nghttp2 has not yet sent (the others are nghttp2's own).
     var localGoAwaysPending = 0
     /// Server: the lowest last-stream-id of the GOAWAYs this side queued. Requests above it are not
