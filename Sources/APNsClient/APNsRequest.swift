@@ -66,6 +66,16 @@ public struct APNsRequest: Sendable, Equatable {
         self.fixed = Fixed(apnsID: id.value, authority: authority, authorization: authorization, notification: notification)
     }
 
+    /// `request` again with another authorization (a provider token signed since): the same
+    /// notification, apns-id and body.
+    init(resending request: APNsRequest, authorization: String?) {
+        fixed = Fixed(
+            apnsID: request.fixed.apnsID, authority: request.fixed.authority, authorization: authorization,
+            notification: request.fixed.notification)
+        body = request.body
+        replacedHeaders = request.replacedHeaders
+    }
+
     /// Any request (channel management, broadcasts): `method` and `path`, then `authorization`
     /// when given, then `headers` in order. `apnsID` is the id the request carries (its
     /// `apns-request-id` for broadcasts and channel management), for logs and error reports. Sent
