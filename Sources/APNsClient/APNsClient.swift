@@ -76,11 +76,10 @@ public final class APNsClient: Sendable {
     /// function down to the transport's continuation (fewer executor hops per notification).
     @inline(__always)
     private nonisolated(nonsending) func outcome(_ notification: Notification) async -> Result<APNsResponse, APNsClientError> {
-        let started = ContinuousClock.now
+        let started = EventLoop.now()  // monotonic ns: no Duration arithmetic (Int128) per send
         recorder.started()
         let result = await attempt(notification)
-        let elapsed = ContinuousClock.now - started
-        recorder.finished(result, microseconds: elapsed.clampedNanoseconds / 1000)
+        recorder.finished(result, microseconds: (EventLoop.now() &- started) / 1000)
         return result
     }
 

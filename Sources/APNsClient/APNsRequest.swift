@@ -19,25 +19,22 @@ public struct APNsRequest: Sendable, Equatable {
     var authority: String { fixed.authority }
     /// `bearer <JWT>`, or nil with certificate auth.
     var authorization: String? { fixed.authorization }
-    /// The notification, its apns-id set; nil for other requests (channel management, broadcasts),
-    /// whose headers are all in `replacedHeaders`.
-    var notification: Notification? { fixed.notification }
 
     /// The immutable part of a request.
     final class Fixed: Sendable {
         let apnsID: String
         let authority: String
         let authorization: String?
-        let notification: Notification?
-        /// The notification's header values as sent, taken out once (nil for other requests).
+        /// The notification's header values as sent, taken out of it once (the notification itself
+        /// is not kept: copying it cost ~500 instructions); nil for other requests (channel
+        /// management, broadcasts), whose headers are all in `replacedHeaders`.
         let wire: WireValues?
 
-        init(apnsID: String, authority: String, authorization: String?, notification: Notification?) {
+        init(apnsID: String, authority: String, authorization: String?, wire: WireValues?) {
             self.apnsID = apnsID
             self.authority = authority
             self.authorization = authorization
-            self.notification = notification
-            self.wire = notification.map(WireValues.init)
+            self.wire = wire
         }
     }
 
@@ -59,11 +56,9 @@ public struct APNsRequest: Sendable, Equatable {
 
     /// `authorization` is `bearer <JWT>` for token auth, nil with a client certificate.
     public init(notification: Notification, authority: String, authorization: String?) {
-        var notification = notification
-        let id = notification.apnsID ?? APNsID.random()
-        notification.apnsID = id
+        let id = notification.apnsID?.value ?? APNsID.random().value
         self.body = notification.payload.bytes
-        self.fixed = Fixed(apnsID: id.value, authority: authority, authorization: authorization, notification: notification)
+        self.fixed = Fixed(apnsID: id, authority: authority, authorization: authorization, wire: WireValues(notification))
     }
 
     /// `request` again with another authorization (a provider token signed since): the same
@@ -71,7 +66,7 @@ public struct APNsRequest: Sendable, Equatable {
     init(resending request: APNsRequest, authorization: String?) {
         fixed = Fixed(
             apnsID: request.fixed.apnsID, authority: request.fixed.authority, authorization: authorization,
-            notification: request.fixed.notification)
+            wire: request.fixed.wire)
         body = request.body
         replacedHeaders = request.replacedHeaders
     }
@@ -88,7 +83,7 @@ public struct APNsRequest: Sendable, Equatable {
             (":method", method), (":scheme", "https"), (":path", path), (":authority", authority),
         ]
         if let authorization { headers.append(("authorization", authorization)) }
-        self.fixed = Fixed(apnsID: apnsID, authority: authority, authorization: authorization, notification: nil)
+        self.fixed = Fixed(apnsID: apnsID, authority: authority, authorization: authorization, wire: nil)
         self.replacedHeaders = headers + extra
         self.body = body
     }
@@ -104,19 +99,19 @@ public struct APNsRequest: Sendable, Equatable {
     }
 
     private var fieldList: [(name: String, value: String)] {
-        guard let notification else { return [] }
+        guard let wire = fixed.wire else { return [] }
         var headers: [(name: String, value: String)] = [
             (":method", "POST"),
             (":scheme", "https"),
-            (":path", "/3/device/\(notification.token.hex)"),
+            (":path", "/3/device/\(wire.tokenHex)"),
             (":authority", authority),
         ]
         if let authorization { headers.append(("authorization", authorization)) }
-        headers.append(("apns-push-type", notification.pushType.rawValue))
-        if let topic = notification.topic { headers.append(("apns-topic", topic.value)) }
-        if let priority = notification.priority { headers.append(("apns-priority", priority.headerValue)) }
-        if let expiration = notification.expiration { headers.append(("apns-expiration", expiration.headerValue)) }
-        if let collapseID = notification.collapseID { headers.append(("apns-collapse-id", collapseID.value)) }
+        headers.append(("apns-push-type", wire.pushType.rawValue))
+        if let topic = wire.topic { headers.append(("apns-topic", topic)) }
+        if let priority = wire.priority { headers.append(("apns-priority", priority.headerValue)) }
+        if let expiration = wire.expiration { headers.append(("apns-expiration", expiration)) }
+        if let collapseID = wire.collapseID { headers.append(("apns-collapse-id", collapseID)) }
         headers.append(("apns-id", apnsID))
         return headers
     }

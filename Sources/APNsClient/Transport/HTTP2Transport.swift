@@ -81,9 +81,12 @@ public final class HTTP2Transport: APNsTransport {
     }
 
     /// The pool of the loop this code runs on, if any.
+    @inline(__always)
     private func localPool() -> LoopPool? {
-        for pool in pools where pool.loop.inEventLoop { return pool }
-        return nil
+        pools.withUnsafeBufferPointer { pools in
+            for index in pools.indices where pools[index].loop.inEventLoop { return pools[index] }
+            return nil
+        }
     }
 
     public func shutdown() async {

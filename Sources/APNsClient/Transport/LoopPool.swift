@@ -60,6 +60,10 @@ final class LoopPool: @unchecked Sendable {
     /// once (again after a token refresh), sent NO_COPY.
     @exclusivity(unchecked) private var staticBlock: HTTP2HeaderBlock?
     @exclusivity(unchecked) private var staticKey: APNsRequest.StaticKey?
+    /// The last request timeout seen, in nanoseconds: the conversion (Int128 arithmetic) is done
+    /// once, not per request.
+    @exclusivity(unchecked) private var lastTimeout: Duration = .zero
+    @exclusivity(unchecked) private var lastTimeoutNanoseconds: UInt64 = 0
 
     init(
         loop: EventLoop, connection: HTTP2ClientConnection.Configuration, maximumConnections: Int,
@@ -95,7 +99,11 @@ final class LoopPool: @unchecked Sendable {
     }
 
     private func admit(_ request: APNsRequest, timeout: Duration, completion: RequestCompletion) {
-        let deadline = EventLoop.now() &+ timeout.clampedNanoseconds
+        if timeout != lastTimeout {
+            lastTimeout = timeout
+            lastTimeoutNanoseconds = timeout.clampedNanoseconds
+        }
+        let deadline = EventLoop.now() &+ lastTimeoutNanoseconds
         let ticket = requests.acquire(request, timeout: timeout, deadline: deadline, completion: completion)
         if waiting.isEmpty, let connection = readyConnection() {
             submit(ticket, on: connection)

@@ -30,6 +30,16 @@ public struct HTTP2HeaderNameSet: Sendable, Equatable {
         self.lengths = lengths
     }
 
+    /// Bit `n` set: some name in the set is `n` bytes long (bit 63: 63 bytes or more). A name whose
+    /// bit is clear is not in the set.
+    public var lengthMask: UInt64 { lengths }
+
+    /// The bit of ``lengthMask`` for a name of `count` bytes.
+    @inline(__always)
+    public static func lengthBit(_ count: Int) -> UInt64 {
+        UInt64(1) << UInt64(min(count, 63))
+    }
+
     /// The names in the set.
     public var names: [String] {
         ranges.map { String(decoding: bytes[$0], as: UTF8.self) }
@@ -55,8 +65,4 @@ public struct HTTP2HeaderNameSet: Sendable, Equatable {
         }
     }
 
-    @inline(__always)
-    private static func lengthBit(_ count: Int) -> UInt64 {
-        UInt64(1) << UInt64(min(count, 63))
-    }
 }

@@ -53,7 +53,11 @@ extension NGHTTP2Session {
                 }
                 slots[index].status = status
             }
-            if let kept = configuration.keptResponseHeaders, !kept.contains(name) { return 0 }
+            if filtersResponseHeaders {
+                guard keptHeaderLengths & HTTP2HeaderNameSet.lengthBit(name.count) != 0,
+                    configuration.keptResponseHeaders?.contains(name) ?? false
+                else { return 0 }
+            }
         }
         slots[index].headers.append(name: name, value: value)
         return 0

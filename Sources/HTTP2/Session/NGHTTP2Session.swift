@@ -54,6 +54,10 @@ final class NGHTTP2Session {
     /// slot is checked to be open with that id, so a stale entry is never trusted.
     @exclusivity(unchecked) var lastStreamID: Int32 = 0
     @exclusivity(unchecked) var lastSlot: Int32 = 0
+    /// Client: whether response headers are filtered, and the filter's length mask, copied out of
+    /// the configuration so most fields are dropped without touching the set (no retain per field).
+    let filtersResponseHeaders: Bool
+    let keptHeaderLengths: UInt64
     /// Output drained during `receive`, handed out first by the next `produceOutput`.
     @exclusivity(unchecked) private var staged: [UInt8] = []
     /// The connection has failed (protocol error, fatal nghttp2 error); `receive` throws it.
@@ -76,6 +80,8 @@ final class NGHTTP2Session {
     init(role: Role, configuration: HTTP2SessionConfiguration) throws(HTTP2Error) {
         self.role = role
         self.configuration = configuration
+        filtersResponseHeaders = role == .client && configuration.keptResponseHeaders != nil
+        keptHeaderLengths = configuration.keptResponseHeaders?.lengthMask ?? 0
         statusScratch.initialize(repeating: 0, count: 12)
         for (offset, byte) in ":status".utf8.enumerated() {
             statusScratch[offset] = byte
