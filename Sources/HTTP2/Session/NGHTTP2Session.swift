@@ -76,6 +76,8 @@ final class NGHTTP2Session {
     @exclusivity(unchecked) var fieldScratch = UnsafeMutablePointer<nghttp2_nv>.allocate(capacity: 16)
     @exclusivity(unchecked) var fieldCapacity = 16
     let statusScratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 12)
+    /// nghttp2's memory (freed blocks reused); outlives the nghttp2 session, which deinit deletes first.
+    private let allocator = NGHTTP2Allocator()
 
     init(role: Role, configuration: HTTP2SessionConfiguration) throws(HTTP2Error) {
         self.role = role
@@ -97,10 +99,11 @@ final class NGHTTP2Session {
         if !configuration.acknowledgesPings { nghttp2_option_set_no_auto_ping_ack(option, 1) }
         var created: OpaquePointer?
         let userData = Unmanaged.passUnretained(self).toOpaque()
+        var mem = allocator.mem
         let result =
             role == .client
-            ? nghttp2_session_client_new2(&created, callbacks, userData, option)
-            : nghttp2_session_server_new2(&created, callbacks, userData, option)
+            ? nghttp2_session_client_new3(&created, callbacks, userData, option, &mem)
+            : nghttp2_session_server_new3(&created, callbacks, userData, option, &mem)
         guard result == 0, let created else { throw HTTP2Error.library("nghttp2_session_new", Int(result)) }
         session = created
         try submitInitialSettings(created)
