@@ -200,8 +200,11 @@ final class LoopPool: @unchecked Sendable {
             request.appendAllHeaders(scheme: scheme, to: &headers)
             return nil
         }
-        let key = request.staticKey
-        if staticKey != key || staticBlock == nil {
+        // Compared field by field: making a StaticKey per request retained both strings.
+        if staticBlock == nil || staticKey?.authority != request.authority
+            || staticKey?.authorization != request.authorization
+        {
+            let key = request.staticKey
             staticBlock = try? APNsRequest.staticFields(key, scheme: scheme)
             staticKey = key
         }
