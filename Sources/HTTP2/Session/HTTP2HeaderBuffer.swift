@@ -69,10 +69,12 @@ public struct HTTP2HeaderBuffer: Sendable {
             bytes.append(contentsOf: repeatElement(0, count: max(end - bytes.count, bytes.count, 256)))
         }
         bytes.withUnsafeMutableBytes { storage in
-            var offset = start
-            Self.copy(name, into: storage, at: &offset)
-            Self.copy(valuePrefix, into: storage, at: &offset)
-            Self.copy(value, into: storage, at: &offset)
+            // `end <= bytes.count` was ensured above: plain pointer copies, no slice bounds checks.
+            guard let base = storage.baseAddress else { return }
+            var cursor = base + start
+            Self.copy(name, to: &cursor)
+            Self.copy(valuePrefix, to: &cursor)
+            Self.copy(value, to: &cursor)
         }
         byteCount = end
         let isPseudo = name.first == UInt8(ascii: ":")
@@ -84,10 +86,10 @@ public struct HTTP2HeaderBuffer: Sendable {
     }
 
     @inline(__always)
-    private static func copy(_ part: UnsafeRawBufferPointer, into storage: UnsafeMutableRawBufferPointer, at offset: inout Int) {
-        guard !part.isEmpty else { return }
-        UnsafeMutableRawBufferPointer(rebasing: storage[offset..<offset + part.count]).copyMemory(from: part)
-        offset += part.count
+    private static func copy(_ part: UnsafeRawBufferPointer, to cursor: inout UnsafeMutableRawPointer) {
+        guard let source = part.baseAddress, !part.isEmpty else { return }
+        cursor.copyMemory(from: source, byteCount: part.count)
+        cursor += part.count
     }
 
     /// The fields as ``HTTP2Header`` values (allocates; for tests and diagnostics).

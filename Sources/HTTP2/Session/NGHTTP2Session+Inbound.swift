@@ -54,8 +54,7 @@ extension NGHTTP2Session {
                 slots[index].status = status
             }
             if filtersResponseHeaders {
-                guard keptHeaderLengths & HTTP2HeaderNameSet.lengthBit(name.count) != 0,
-                    configuration.keptResponseHeaders?.contains(name) ?? false
+                guard keptHeaderLengths & HTTP2HeaderNameSet.lengthBit(name.count) != 0, keptHeaders.contains(name)
                 else { return 0 }
             }
         }

@@ -58,6 +58,9 @@ final class NGHTTP2Session {
     /// the configuration so most fields are dropped without touching the set (no retain per field).
     let filtersResponseHeaders: Bool
     let keptHeaderLengths: UInt64
+    /// The set itself, not optional: a `let` the callback borrows (unwrapping the configuration's
+    /// optional copied it, two retains and releases per lookup).
+    let keptHeaders: HTTP2HeaderNameSet
     /// Output drained during `receive`, handed out first by the next `produceOutput`.
     @exclusivity(unchecked) private var staged: [UInt8] = []
     /// The connection has failed (protocol error, fatal nghttp2 error); `receive` throws it.
@@ -84,6 +87,7 @@ final class NGHTTP2Session {
         self.configuration = configuration
         filtersResponseHeaders = role == .client && configuration.keptResponseHeaders != nil
         keptHeaderLengths = configuration.keptResponseHeaders?.lengthMask ?? 0
+        keptHeaders = configuration.keptResponseHeaders ?? HTTP2HeaderNameSet([])
         statusScratch.initialize(repeating: 0, count: 12)
         for (offset, byte) in ":status".utf8.enumerated() {
             statusScratch[offset] = byte
