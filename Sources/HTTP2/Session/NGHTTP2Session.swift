@@ -101,6 +101,9 @@ final class NGHTTP2Session {
         guard optionResult == 0, let option else { throw HTTP2Error.library("nghttp2_option_new", Int(optionResult)) }
         defer { nghttp2_option_del(option) }
         if !configuration.acknowledgesPings { nghttp2_option_set_no_auto_ping_ack(option, 1) }
+        // A server keeps closed streams only for the priority tree, which RFC 9113 deprecates and
+        // nothing here uses: dropping them at once saves bookkeeping per request.
+        if role == .server { nghttp2_option_set_no_closed_streams(option, 1) }
         var created: OpaquePointer?
         let userData = Unmanaged.passUnretained(self).toOpaque()
         var mem = allocator.mem
