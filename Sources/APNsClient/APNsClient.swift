@@ -76,11 +76,10 @@ public final class APNsClient: Sendable {
     /// function down to the transport's continuation (fewer executor hops per notification).
     @inline(__always)
     private nonisolated(nonsending) func outcome(_ notification: Notification) async -> Result<APNsResponse, APNsClientError> {
-        let started = ContinuousClock.now
+        let started = EventLoop.now()  // monotonic ns: no Duration arithmetic (Int128) per send
         recorder.started()
         let result = await attempt(notification)
-        let elapsed = ContinuousClock.now - started
-        recorder.finished(result, microseconds: elapsed.clampedNanoseconds / 1000)
+        recorder.finished(result, microseconds: (EventLoop.now() &- started) / 1000)
         return result
     }
 
@@ -90,9 +89,10 @@ public final class APNsClient: Sendable {
             return .failure(.invalidNotification(
                 "the payload is \(original.payload.count) bytes; \(original.pushType) pushes allow at most \(original.payloadLimit)"))
         }
-        var notification = original
-        if notification.apnsID == nil { notification.apnsID = APNsID.random() }
         var retries = RetryState()
+        // Built once (its apns-id, generated here if the notification has none, stays the same on
+        // every resend); built again only when the provider token changed.
+        var built: APNsRequest?
         while true {
             var token: ProviderToken?
             if case .token(let cache) = credentials {
@@ -102,7 +102,7 @@ public final class APNsClient: Sendable {
                     return .failure(.providerToken(error))
                 }
             }
-            let request = APNsRequest(notification: notification, authority: authority, authorization: token?.authorization)
+            let request = Self.request(reusing: &built, for: original, authority: authority, authorization: token?.authorization)
             recorder.wroteRequest()
             let raw: Result<RawResponse, APNsClientError>
             if let http2 {
@@ -111,8 +111,11 @@ public final class APNsClient: Sendable {
                 raw = await transport.perform(request, timeout: requestTimeout)
             }
             let result = raw.flatMap { raw in
-                ResponseDecoder.decode(
-                    status: raw.status, apnsID: raw.apnsID ?? request.apnsID, uniqueID: raw.uniqueID, body: raw.body)
+                // The id sent (or echoed: the transport hands back the sent string) is lowercase already.
+                let sent = raw.apnsID == nil || raw.apnsID == request.apnsID
+                return ResponseDecoder.decode(
+                    status: raw.status, apnsID: raw.apnsID ?? request.apnsID, uniqueID: raw.uniqueID, body: raw.body,
+                    apnsIDIsLowercase: sent)
             }
             guard case .failure(let error) = result else { return result }
             switch retries.step(after: error, policy: retryPolicy, resign: { credentials.resigns(after: token) }) {
@@ -128,11 +131,28 @@ public final class APNsClient: Sendable {
             }
             if case .rejected(let rejection) = error, rejection.reason.prunesToken {
                 onPrunableToken?(PrunableToken(
-                    token: notification.token, topic: notification.topic, reason: rejection.reason,
+                    token: original.token, topic: original.topic, reason: rejection.reason,
                     invalidSinceMilliseconds: rejection.timestampMilliseconds))
             }
             return result
         }
+    }
+
+    /// The request for `notification`: `previous` when there is one with the same authorization
+    /// (a resend), else a new one, with `previous`'s apns-id if it had one. Kept in `previous`.
+    @inline(__always)
+    static func request(
+        reusing previous: inout APNsRequest?, for notification: Notification, authority: String, authorization: String?
+    ) -> APNsRequest {
+        if let request = previous {
+            if request.authorization == authorization { return request }
+            let resent = APNsRequest(resending: request, authorization: authorization)
+            previous = resent
+            return resent
+        }
+        let request = APNsRequest(notification: notification, authority: authority, authorization: authorization)
+        previous = request
+        return request
     }
 
     /// Where sending tasks run best (the transport's event loops), for `sendAll` and callers with

@@ -28,28 +28,50 @@ extension APNsRequest {
     /// `buffer`, in the order APNs documents them. Values that identify one notification are sent
     /// never-indexed, so they do not churn the HPACK table.
     func appendVaryingHeaders(to buffer: inout HTTP2HeaderBuffer) {
-        guard let notification = self.notification else { return }
-        Self.bytes(of: notification.token.hex) { token in
-            Self.append(":path", valuePrefix: "/3/device/", token, neverIndex: true, to: &buffer)
+        fixed.wire?.append(apnsID: fixed.apnsID, to: &buffer)
+    }
+
+    /// A notification's header values, taken out of it once when the request is made, so that
+    /// writing them (again on a resend) reads strings from one object instead of copying the
+    /// notification.
+    struct WireValues: Sendable {
+        let tokenHex: String
+        let pushType: PushType
+        let topic: String?
+        let priority: Priority?
+        let expiration: String?
+        let collapseID: String?
+
+        // `.map { $0.value }`, not `?.value`: optional chaining copied the APNs module's optional
+        // values through the generic Optional value witness (~300 instructions per request).
+        init(_ notification: Notification) {
+            tokenHex = notification.token.hex
+            pushType = notification.pushType
+            topic = notification.topic.map { $0.value }
+            priority = notification.priority
+            expiration = notification.expiration.map { $0.headerValue }
+            collapseID = notification.collapseID.map { $0.value }
         }
-        Self.append("apns-push-type", notification.pushType.rawValue, to: &buffer)
-        if let topic = notification.topic { Self.append("apns-topic", topic.value, to: &buffer) }
-        if let priority = notification.priority {
-            let value: StaticString =
-                switch priority {
-                case .immediate: "10"
-                case .powerConsiderate: "5"
-                case .low: "1"
-                }
-            value.withUTF8Buffer { Self.append("apns-priority", UnsafeRawBufferPointer($0), to: &buffer) }
+
+        func append(apnsID: String, to buffer: inout HTTP2HeaderBuffer) {
+            APNsRequest.bytes(of: tokenHex) { token in
+                APNsRequest.append(":path", valuePrefix: "/3/device/", token, neverIndex: true, to: &buffer)
+            }
+            APNsRequest.append("apns-push-type", pushType.rawValue, to: &buffer)
+            if let topic { APNsRequest.append("apns-topic", topic, to: &buffer) }
+            if let priority {
+                let value: StaticString =
+                    switch priority {
+                    case .immediate: "10"
+                    case .powerConsiderate: "5"
+                    case .low: "1"
+                    }
+                value.withUTF8Buffer { APNsRequest.append("apns-priority", UnsafeRawBufferPointer($0), to: &buffer) }
+            }
+            if let expiration { APNsRequest.append("apns-expiration", expiration, neverIndex: true, to: &buffer) }
+            if let collapseID { APNsRequest.append("apns-collapse-id", collapseID, neverIndex: true, to: &buffer) }
+            APNsRequest.append("apns-id", apnsID, neverIndex: true, to: &buffer)
         }
-        if let expiration = notification.expiration {
-            Self.append("apns-expiration", expiration.headerValue, neverIndex: true, to: &buffer)
-        }
-        if let collapseID = notification.collapseID {
-            Self.append("apns-collapse-id", collapseID.value, neverIndex: true, to: &buffer)
-        }
-        Self.append("apns-id", apnsID, neverIndex: true, to: &buffer)
     }
 
     /// Appends every header of a request whose headers were replaced through `headers` (no static
@@ -65,13 +87,13 @@ extension APNsRequest {
         }
     }
 
-    private static func append(
+    fileprivate static func append(
         _ name: StaticString, _ value: String, neverIndex: Bool = false, to buffer: inout HTTP2HeaderBuffer
     ) {
         bytes(of: value) { append(name, $0, neverIndex: neverIndex, to: &buffer) }
     }
 
-    private static func append(
+    fileprivate static func append(
         _ name: StaticString, valuePrefix: StaticString = "", _ value: UnsafeRawBufferPointer, neverIndex: Bool = false,
         to buffer: inout HTTP2HeaderBuffer
     ) {
@@ -85,7 +107,7 @@ extension APNsRequest {
     }
 
     /// Runs `body` over the string's UTF-8 bytes without copying them when they are contiguous.
-    private static func bytes(of string: String, _ body: (UnsafeRawBufferPointer) -> Void) {
+    fileprivate static func bytes(of string: String, _ body: (UnsafeRawBufferPointer) -> Void) {
         if string.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) != nil { return }
         var copy = string
         copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }

@@ -20,8 +20,16 @@ public enum ResponseDecoder {
     public static func decode(
         status: Int, apnsID: String?, uniqueID: String?, body: [UInt8]
     ) -> Result<APNsResponse, APNsClientError> {
+        decode(status: status, apnsID: apnsID, uniqueID: uniqueID, body: body, apnsIDIsLowercase: false)
+    }
+
+    /// `decode`, told whether `apnsID` is known to be lowercase (the one the client sent).
+    @inline(__always)
+    static func decode(
+        status: Int, apnsID: String?, uniqueID: String?, body: [UInt8], apnsIDIsLowercase: Bool
+    ) -> Result<APNsResponse, APNsClientError> {
         if status == 200 {
-            return .success(APNsResponse(apnsID: apnsID.map(lowercased) ?? "", uniqueID: uniqueID))
+            return .success(APNsResponse(apnsID: apnsIDIsLowercase ? apnsID ?? "" : apnsID.map(lowercased) ?? "", uniqueID: uniqueID))
         }
         let json = try? JSONValue(parsing: body)
         let reason: Reason

@@ -16,6 +16,13 @@ private actor LoopBound {
     }
 }
 
+/// Suspends until the loop resumes it (as an I/O handler resumes a request's continuation).
+private nonisolated(nonsending) func resumedOnLoop(_ loop: EventLoop) async {
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        loop.executeSoon { continuation.resume() }
+    }
+}
+
 /// A default actor, for a task preferring the loop to call into and come back from.
 private actor Elsewhere {
     func value() -> Int { 42 }
@@ -61,6 +68,19 @@ struct EventLoopExecutorTests {
             }.value
             #expect(value == 42)
             #expect(onLoop)
+        }
+    }
+
+    @Test func awaitingAContinuationResumedOnTheLoopCostsOneJobNotMore() async throws {
+        try await withLoop { loop in
+            let jobs = await Task(executorPreference: loop) {
+                await resumedOnLoop(loop)  // warm up: the task's first job
+                let before = loop.jobsRun
+                for _ in 0..<10 { await resumedOnLoop(loop) }
+                return loop.jobsRun - before
+            }.value
+            // One job per resume; a hop back to nonisolated code after each await would make it 20.
+            #expect(jobs == 10)
         }
     }
 

@@ -15,8 +15,8 @@
 //
 // Every notification taken from the source ends in `finish` exactly once, whatever happens to the
 // pool or the loop (the deinit reports entries a stopped loop dropped). Memory is bounded by
-// `limit` entries whatever the number of notifications. An entry holds the request as sent, its
-// notification inside: the notification is not copied again per attempt.
+// `limit` entries whatever the number of notifications. An entry holds the request as sent and the
+// notification it was made from (moved in, handed back to `onResult`): neither is copied per attempt.
 
 import APNs
 import HTTP2
@@ -32,6 +32,8 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     private struct Entry {
         /// The request as last sent (its `authorization` the token it carried); nil: a free slot.
         var request: APNsRequest?
+        /// The notification the request was made from, for `onResult` and the prune callback.
+        var notification: Notification?
         var retries = RetryState()
         var started: ContinuousClock.Instant
         /// The timer of a resend waiting for the retry policy's delay.
@@ -72,7 +74,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         // before the transport): the timers and their references went away. Their notifications
         // still end once, and the caller does not wait forever.
         for index in entries.indices {
-            guard let request = entries[index].request, let notification = request.notification else { continue }
+            guard entries[index].request != nil, let notification = entries[index].notification else { continue }
             client.recorder.finished(.failure(.shutDown), microseconds: 0)
             onResult(notification, .failure(.shutDown))
         }
@@ -140,11 +142,11 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
             onResult(notification, .failure(failure))
             return
         }
-        // The request takes the notification (an apns-id is given here when it has none) and is
-        // built once: resends reuse it unless the provider token changed.
-        let entry = Entry(
-            request: APNsRequest(notification: notification, authority: client.authority, authorization: authorization),
-            started: started)
+        // The request is built once (an apns-id is given here when the notification has none, so the
+        // notification handed back carries the id sent): resends reuse it unless the token changed.
+        if notification.apnsID == nil { notification.apnsID = APNsID.random() }
+        let request = APNsRequest(notification: copy notification, authority: client.authority, authorization: authorization)
+        let entry = Entry(request: request, notification: notification, started: started)
         let index: Int
         if let reused = free.popLast() {
             index = reused
@@ -177,9 +179,8 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
             return
         case .success(let authorization):
             self.authorization = (authorization, Self.authorizationReuse)
-            if request.authorization != authorization, let notification = request.notification {
-                entries[index].request = APNsRequest(
-                    notification: notification, authority: client.authority, authorization: authorization)
+            if request.authorization != authorization {
+                entries[index].request = APNsRequest(resending: request, authorization: authorization)
             }
         }
         submit(index)
@@ -226,7 +227,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         }
         if case .rejected(let rejection) = error, rejection.reason.prunesToken,
             let onPrunableToken = client.onPrunableToken,
-            let notification = entries[tag].request?.notification
+            let notification = entries[tag].notification
         {
             onPrunableToken(
                 APNsClient.PrunableToken(
@@ -250,13 +251,14 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
 
     /// The one place a notification ends.
     private func finish(_ index: Int, _ result: Outcome) {
-        guard let request = entries[index].request.take() else { return }
+        guard entries[index].request.take() != nil else { return }
+        let notification = entries[index].notification.take()
         entries[index].retryTimer = nil
         free.append(index)
         inFlight -= 1
         let elapsed = ContinuousClock.now - entries[index].started
         client.recorder.finished(result, microseconds: elapsed.clampedNanoseconds / 1000)
-        if let notification = request.notification { onResult(notification, result) }
+        if let notification { onResult(notification, result) }
         refill()
     }
 }

@@ -81,9 +81,12 @@ public final class HTTP2Transport: APNsTransport {
     }
 
     /// The pool of the loop this code runs on, if any.
+    @inline(__always)
     private func localPool() -> LoopPool? {
-        for pool in pools where pool.loop.inEventLoop { return pool }
-        return nil
+        pools.withUnsafeBufferPointer { pools in
+            for index in pools.indices where pools[index].loop.inEventLoop { return pools[index] }
+            return nil
+        }
     }
 
     public func shutdown() async {
@@ -98,6 +101,10 @@ public final class HTTP2Transport: APNsTransport {
         }
         if ownsGroup { await group.shutdown() }
     }
+
+    /// The response headers `LoopPool.complete` reads; the session drops the others (a server's
+    /// `date`, `server`, `content-length`...) without copying them.
+    static let responseHeaders = HTTP2HeaderNameSet(["apns-id", "apns-unique-id", "apns-request-id", "apns-channel-id"])
 
     /// TLS and connection settings from the transport's configuration; errors name the file.
     static func connectionConfiguration(
@@ -144,9 +151,11 @@ public final class HTTP2Transport: APNsTransport {
                     (configuration.caFile.map { "--ca-file \($0): " } ?? "TLS: ") + error.description)
             }
         }
+        var session = HTTP2SessionConfiguration()
+        session.keptResponseHeaders = responseHeaders
         return HTTP2ClientConnection.Configuration(
             host: endpoint.host, port: endpoint.port, tls: tls, serverName: endpoint.host, proxy: proxy,
-            connectTimeout: configuration.connectTimeout, idlePingInterval: configuration.idlePingInterval,
-            pingTimeout: configuration.pingTimeout)
+            session: session, connectTimeout: configuration.connectTimeout,
+            idlePingInterval: configuration.idlePingInterval, pingTimeout: configuration.pingTimeout)
     }
 }

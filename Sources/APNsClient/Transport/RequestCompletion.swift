@@ -6,7 +6,7 @@ enum RequestCompletion {
 
     /// Hands `result` over; called once per request, on the pool's loop.
     @inline(__always)
-    func complete(_ result: Result<RawResponse, APNsClientError>) {
+    func complete(_ result: consuming Result<RawResponse, APNsClientError>) {
         switch self {
         case .continuation(let continuation): continuation.resume(returning: result)
         case .handler(let handler, let tag): handler.requestFinished(tag, result)

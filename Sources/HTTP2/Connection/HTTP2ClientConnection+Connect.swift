@@ -3,8 +3,8 @@
 
 extension HTTP2ClientConnection {
     func start() {
-        connectTimer = loop.schedule(after: configuration.connectTimeout.clampedNanoseconds) { [weak self] in
-            guard let self, !self.isReady, !self.isClosed else { return }
+        connectTimer = loop.schedule(after: configuration.connectTimeout.clampedNanoseconds) { [self] in
+            guard !self.isReady, !self.isClosed else { return }
             self.fail(.timedOut(self.stageDescription))
         }
         let host = configuration.proxy?.host ?? configuration.host
@@ -97,7 +97,7 @@ extension HTTP2ClientConnection {
     func startSession() {
         do {
             let session = try HTTP2ClientSession(configuration: configuration.session)
-            session.delegate = self
+            session.owner = self
             self.session = session
             if let context = configuration.tls {
                 let tls = try TLSSession(context: context, serverName: configuration.serverName ?? configuration.host)

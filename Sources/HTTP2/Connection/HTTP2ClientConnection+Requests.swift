@@ -56,16 +56,16 @@ extension HTTP2ClientConnection {
     func scheduleFlush() {
         guard !flushScheduled else { return }
         flushScheduled = true
-        loop.executeBeforeWait { [weak self] in
-            guard let self else { return }
+        // Strong captures here and in the timers: a weak reference would give the connection a side
+        // table (slow retains and releases); `fail` cancels the timers.
+        loop.executeBeforeWait { [self] in
             self.flushScheduled = false
             self.flush()
         }
     }
 
     func scheduleTimeoutSweep() {
-        timeoutSweep = loop.schedule(after: Self.timeoutGranularity) { [weak self] in
-            guard let self else { return }
+        timeoutSweep = loop.schedule(after: Self.timeoutGranularity) { [self] in
             self.timeoutSweep = nil
             for token in self.pending.expired(now: EventLoop.now()) { self.timeOut(token) }
             if !self.isClosed, self.pending.hasDeadlines {
@@ -121,20 +121,21 @@ extension HTTP2ClientConnection {
         closeSocket()
         closeReason = error
         session?.close()  // reports every open stream through didFail(.connectionClosed)
-        session?.delegate = nil
+        session?.owner = nil
         for token in pending.tokens {
             guard let entry = pending.remove(token) else { continue }
             deliver(entry.completion, .failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: true)))
         }
         onEvent?(self, .closed(error))
         onEvent = nil
+        onCompletion = nil  // the owner's closures may hold it strongly: break the cycle
     }
 
     // MARK: Idle PING
 
     func schedulePing() {
         guard let interval = configuration.idlePingInterval else { return }
-        pingTimer = loop.schedule(after: interval.clampedNanoseconds) { [weak self] in self?.pingIfIdle() }
+        pingTimer = loop.schedule(after: interval.clampedNanoseconds) { [self] in pingIfIdle() }
     }
 
     func pingIfIdle() {
@@ -142,8 +143,8 @@ extension HTTP2ClientConnection {
         let idle = EventLoop.now() &- lastActivity
         if idle >= interval.clampedNanoseconds, pingDeadline == nil {
             try? session.submitPing()
-            pingDeadline = loop.schedule(after: configuration.pingTimeout.clampedNanoseconds) { [weak self] in
-                self?.fail(.timedOut("a PING acknowledgement"))
+            pingDeadline = loop.schedule(after: configuration.pingTimeout.clampedNanoseconds) { [self] in
+                fail(.timedOut("a PING acknowledgement"))
             }
             flush()
         }

@@ -73,11 +73,12 @@ public final class HTTP2ClientConnection {
 
     public let loop: EventLoop
     public let configuration: Configuration
-    /// Called on the loop for every `Event`.
-    public var onEvent: ((HTTP2ClientConnection, Event) -> Void)?
+    /// Called on the loop for every `Event`. (Unchecked exclusivity, as for `phase` below: the
+    /// closure is copied out before it is called.)
+    @exclusivity(unchecked) public var onEvent: ((HTTP2ClientConnection, Event) -> Void)?
     /// Called on the loop with the outcome of each request submitted with a `context` (see
     /// `submit(headers:extraHeaders:body:deadline:context:)`), exactly once per request.
-    public var onCompletion: ((HTTP2ClientConnection, UInt64, Result<HTTP2Response, HTTP2RequestFailure>) -> Void)?
+    @exclusivity(unchecked) public var onCompletion: ((HTTP2ClientConnection, UInt64, Result<HTTP2Response, HTTP2RequestFailure>) -> Void)?
 
     // SAFETY (`@exclusivity(unchecked)` on `phase`, `session`, `flushScheduled` and `pending`):
     // loop thread only, read for every request and response; each access is a momentary read or
@@ -95,10 +96,10 @@ public final class HTTP2ClientConnection {
     @exclusivity(unchecked) var flushScheduled = false
     /// One timer checks request deadlines for the whole connection (instead of one timer per
     /// request): timeouts fire up to `timeoutGranularity` late.
-    var timeoutSweep: TimerID?
+    @exclusivity(unchecked) var timeoutSweep: TimerID?
     static let timeoutGranularity: UInt64 = 50_000_000
     /// Why the connection is closing, for the requests the session reports afterwards.
-    var closeReason: HTTP2ConnectionError?
+    @exclusivity(unchecked) var closeReason: HTTP2ConnectionError?
     /// The last GOAWAY the server sent, if any (APNs says why in its debug data: `{"reason":"IdleTimeout"}`).
     public internal(set) var lastGoAway: HTTP2GoAway?
 

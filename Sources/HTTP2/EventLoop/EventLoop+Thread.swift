@@ -121,6 +121,7 @@ extension EventLoop {
         switch work {
         case .closure(let body): body()
         case .job(let job): runJob(job)
+        case .isolatedJob(let job): runIsolatedJob(job)
         }
     }
 
@@ -129,6 +130,7 @@ extension EventLoop {
         switch work {
         case .closure(let body): body()
         case .job(let job): runJob(job)
+        case .isolatedJob(let job): runIsolatedJob(job)
         }
     }
 

@@ -3,13 +3,17 @@ import Synchronization
 /// Work queued on the loop thread itself: no lock, and closures need not be `Sendable`.
 enum LoopWork {
     case closure(() -> Void)
+    /// A job of a task that prefers the loop (nonisolated code).
     case job(UnownedJob)
+    /// A job of an actor whose executor is the loop (``LoopIsolation``).
+    case isolatedJob(UnownedJob)
 }
 
 /// Work handed to the loop by other threads, through the mutex-protected inbox.
 enum InboxWork: Sendable {
     case closure(@Sendable () -> Void)
     case job(UnownedJob)
+    case isolatedJob(UnownedJob)
 }
 
 /// The cross-thread queue; `isOpen` turns false once, when shutdown is requested.

@@ -39,6 +39,8 @@ public final class EventLoop: @unchecked Sendable {
     let loopThread = Atomic<UInt>(0)
     /// How many times the eventfd was written to wake the loop (for tests and diagnostics).
     let wakeUps = Atomic<Int>(0)
+    /// The loop's serial executor, for actors isolated to the loop thread (see EventLoop+Executor.swift).
+    let isolation = LoopIsolation()
     let remoteTimerCounter = Atomic<UInt64>(0)
 
     // Loop-owned.
@@ -58,6 +60,8 @@ public final class EventLoop: @unchecked Sendable {
     let events = EpollEventBuffer(capacity: 256)
     /// Loop iterations so far (for tests: a loop waiting for a timer must not spin).
     var iterations = 0
+    /// Executor jobs run so far (loop thread only; tests count hops with it).
+    @exclusivity(unchecked) var jobsRun = 0
 
     /// Creates the loop's epoll instance and eventfd and starts its thread.
     public init(name: String = "herald-loop") throws(SystemError) {
@@ -79,6 +83,7 @@ public final class EventLoop: @unchecked Sendable {
         }
         self.epollFD = epollFD
         self.wakeFD = wakeFD
+        isolation.loop = self
         try startThread()  // on failure deinit closes the descriptors
     }
 

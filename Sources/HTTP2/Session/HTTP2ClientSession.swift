@@ -9,7 +9,13 @@
 public final class HTTP2ClientSession {
     let engine: NGHTTP2Session
     public weak var delegate: (any HTTP2ClientSessionDelegate)?
-    private var delivering = false
+    /// The connection that owns this session, if one does: told instead of `delegate`, without a
+    /// weak reference (which would give the connection a side table and slow down every retain
+    /// and release of it). The owner outlives the session it owns; it clears this when it closes.
+    unowned(unsafe) var owner: (any HTTP2ClientSessionDelegate)?
+    // SAFETY: loop-confined like the session; a momentary read or write, never held across the
+    // delegate calls it guards.
+    @exclusivity(unchecked) private var delivering = false
 
     /// Queues the connection preface and SETTINGS (push disabled) for the first output.
     public init(configuration: HTTP2SessionConfiguration = HTTP2SessionConfiguration()) throws(HTTP2Error) {
@@ -134,20 +140,20 @@ public final class HTTP2ClientSession {
             case .clientStreamClosed(let slot):
                 deliverClose(slot)
             case .settings(let settings):
-                delegate?.session(self, didReceiveSettings: settings)
+                (owner ?? delegate)?.session(self, didReceiveSettings: settings)
             case .goAway(let goAway):
-                delegate?.session(self, didReceiveGoAway: goAway)
+                (owner ?? delegate)?.session(self, didReceiveGoAway: goAway)
             case .pingAck(let payload):
-                delegate?.session(self, didReceivePingAck: payload)
+                (owner ?? delegate)?.session(self, didReceivePingAck: payload)
             case .responseHead(let slot):
                 guard engine.slots[slot].state != .free else { break }
                 let head = HTTP2Response(status: engine.slots[slot].status, headers: engine.slots[slot].headers, body: [])
-                delegate?.session(self, didReceiveHead: head, for: engine.slots[slot].token)
+                (owner ?? delegate)?.session(self, didReceiveHead: head, for: engine.slots[slot].token)
             case .responseData(let slot):
                 guard engine.slots[slot].state != .free, !engine.slots[slot].body.isEmpty else { break }
                 var data: [UInt8] = []
                 swap(&data, &engine.slots[slot].body)
-                delegate?.session(self, didReceiveData: data, for: engine.slots[slot].token)
+                (owner ?? delegate)?.session(self, didReceiveData: data, for: engine.slots[slot].token)
             case .requestReady, .serverStreamClosed:
                 break
             }
@@ -160,10 +166,10 @@ public final class HTTP2ClientSession {
         let token = engine.slots[slot].token
         if engine.slots[slot].complete {
             var response = engine.takeResponse(slot)
-            delegate?.session(self, didReceive: response, for: token)
+            (owner ?? delegate)?.session(self, didReceive: response, for: token)
             engine.recycle(slot, headers: &response.headers, body: &response.body)
         } else {
-            delegate?.session(self, didFail: engine.streamError(slot), for: token)
+            (owner ?? delegate)?.session(self, didFail: engine.streamError(slot), for: token)
         }
         engine.slots.release(slot)
     }

@@ -13,7 +13,11 @@ public struct HTTP2HeaderBuffer: Sendable {
         var isPseudo: Bool
     }
 
+    /// Names and values back to back. Only the first `byteCount` bytes are in use: the array keeps
+    /// its length as it is reused, so appending a field is one copy into it, not an array append
+    /// per part (which cost ~70 instructions each, several per field).
     private(set) var bytes: [UInt8] = []
+    private(set) var byteCount = 0
     private(set) var entries: [Entry] = []
     private(set) var pseudoCount = 0
 
@@ -30,7 +34,7 @@ public struct HTTP2HeaderBuffer: Sendable {
 
     /// Empties the buffer, keeping its storage for the next request.
     public mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+        byteCount = 0
         entries.removeAll(keepingCapacity: true)
         pseudoCount = 0
     }
@@ -46,16 +50,11 @@ public struct HTTP2HeaderBuffer: Sendable {
     public mutating func append(
         name: some Collection<UInt8>, value: some Collection<UInt8>, neverIndex: Bool = false
     ) {
-        let start = bytes.count
-        bytes.append(contentsOf: name)
-        let nameCount = bytes.count - start
-        bytes.append(contentsOf: value)
-        let isPseudo = name.first == UInt8(ascii: ":")
-        entries.append(
-            Entry(
-                start: start, nameCount: nameCount, valueCount: bytes.count - start - nameCount,
-                neverIndex: neverIndex, isPseudo: isPseudo))
-        if isPseudo { pseudoCount += 1 }
+        let name = Array(name)
+        let value = Array(value)
+        name.withUnsafeBytes { name in
+            value.withUnsafeBytes { value in append(name: name, value: value, neverIndex: neverIndex) }
+        }
     }
 
     /// Appends a field from raw bytes, its value in two parts (`valuePrefix`, then `value`; for
@@ -64,10 +63,20 @@ public struct HTTP2HeaderBuffer: Sendable {
         name: UnsafeRawBufferPointer, valuePrefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
         value: UnsafeRawBufferPointer, neverIndex: Bool = false
     ) {
-        let start = bytes.count
-        bytes.append(contentsOf: name)
-        if !valuePrefix.isEmpty { bytes.append(contentsOf: valuePrefix) }
-        bytes.append(contentsOf: value)
+        let start = byteCount
+        let end = start + name.count + valuePrefix.count + value.count
+        if end > bytes.count {
+            bytes.append(contentsOf: repeatElement(0, count: max(end - bytes.count, bytes.count, 256)))
+        }
+        bytes.withUnsafeMutableBytes { storage in
+            // `end <= bytes.count` was ensured above: plain pointer copies, no slice bounds checks.
+            guard let base = storage.baseAddress else { return }
+            var cursor = base + start
+            Self.copy(name, to: &cursor)
+            Self.copy(valuePrefix, to: &cursor)
+            Self.copy(value, to: &cursor)
+        }
+        byteCount = end
         let isPseudo = name.first == UInt8(ascii: ":")
         entries.append(
             Entry(
@@ -87,6 +96,13 @@ public struct HTTP2HeaderBuffer: Sendable {
             (base + start).copyMemory(from: source, byteCount: value.count)
         }
         return true
+    }
+
+    @inline(__always)
+    private static func copy(_ part: UnsafeRawBufferPointer, to cursor: inout UnsafeMutableRawPointer) {
+        guard let source = part.baseAddress, !part.isEmpty else { return }
+        cursor.copyMemory(from: source, byteCount: part.count)
+        cursor += part.count
     }
 
     /// The fields as ``HTTP2Header`` values (allocates; for tests and diagnostics).

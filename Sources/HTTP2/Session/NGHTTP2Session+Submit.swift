@@ -96,32 +96,51 @@ extension NGHTTP2Session {
                 name: statusScratch, value: statusScratch + 8, namelen: 7, valuelen: 3, flags: NGHTTP2.flagNone)
             count += 1
         }
-        let bytes = buffer?.bytes ?? []
-        return bytes.withUnsafeBufferPointer { storage in
-            let base = UnsafeMutablePointer(mutating: storage.baseAddress)
-            func appendBuffer(pseudo: Bool) {
-                guard let buffer, let base else { return }
-                for entry in buffer.entries where entry.isPseudo == pseudo {
-                    fields[count] = nghttp2_nv(
-                        name: base + entry.start, value: base + entry.start + entry.nameCount,
-                        namelen: entry.nameCount, valuelen: entry.valueCount,
-                        flags: entry.neverIndex ? NGHTTP2.nvFlagNoIndex : NGHTTP2.flagNone)
-                    count += 1
-                }
-            }
-            func appendBlock(_ range: Range<Int>) {
-                guard let block else { return }
-                for index in range {
-                    fields[count] = block.fields[index]
-                    count += 1
-                }
-            }
-            appendBlock(0..<(block?.pseudoCount ?? 0))
-            appendBuffer(pseudo: true)
-            appendBlock((block?.pseudoCount ?? 0)..<(block?.count ?? 0))
-            appendBuffer(pseudo: false)
+        let blockPseudo = block?.pseudoCount ?? 0
+        guard let buffer, !buffer.isEmpty else {
+            if let block { count = Self.copy(block, 0..<block.count, to: fields, at: count) }
             return submit(UnsafePointer(fields), count)
         }
+        return buffer.bytes.withUnsafeBufferPointer { storage in
+            let base = UnsafeMutablePointer(mutating: storage.baseAddress)
+            if let block { count = Self.copy(block, 0..<blockPseudo, to: fields, at: count) }
+            count = Self.copy(buffer, base, pseudo: true, to: fields, at: count)
+            if let block { count = Self.copy(block, blockPseudo..<block.count, to: fields, at: count) }
+            count = Self.copy(buffer, base, pseudo: false, to: fields, at: count)
+            return submit(UnsafePointer(fields), count)
+        }
+    }
+
+    /// Puts the block's fields in `range` at `fields[count...]`; returns the new count.
+    @inline(__always)
+    private static func copy(
+        _ block: HTTP2HeaderBlock, _ range: Range<Int>, to fields: UnsafeMutablePointer<nghttp2_nv>, at count: Int
+    ) -> Int {
+        var count = count
+        for index in range {
+            fields[count] = block.fields[index]
+            count += 1
+        }
+        return count
+    }
+
+    /// Puts the buffer's pseudo-headers (or its other fields) at `fields[count...]`, pointing into
+    /// `base` (the buffer's bytes, which nghttp2 copies); returns the new count.
+    @inline(__always)
+    private static func copy(
+        _ buffer: HTTP2HeaderBuffer, _ base: UnsafeMutablePointer<UInt8>?, pseudo: Bool,
+        to fields: UnsafeMutablePointer<nghttp2_nv>, at count: Int
+    ) -> Int {
+        guard let base else { return count }
+        var count = count
+        for entry in buffer.entries where entry.isPseudo == pseudo {
+            fields[count] = nghttp2_nv(
+                name: base + entry.start, value: base + entry.start + entry.nameCount,
+                namelen: entry.nameCount, valuelen: entry.valueCount,
+                flags: entry.neverIndex ? NGHTTP2.nvFlagNoIndex : NGHTTP2.flagNone)
+            count += 1
+        }
+        return count
     }
 
     /// RST_STREAM on an open stream; a client request reset this way is reported as `cancelled`.

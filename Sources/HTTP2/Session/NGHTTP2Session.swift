@@ -40,8 +40,9 @@ final class NGHTTP2Session {
     let configuration: HTTP2SessionConfiguration
     /// Server: requests are checked by ``RequestFieldCheck`` (nghttp2's HTTP messaging is off).
     let checksRequests: Bool
-    /// nil once closed.
-    private(set) var session: OpaquePointer?
+    /// nil once closed. (Unchecked exclusivity, like `failure` and `isDead`: read for every
+    /// submit; see the SAFETY note below.)
+    @exclusivity(unchecked) private(set) var session: OpaquePointer?
     // SAFETY (`@exclusivity(unchecked)` below): these are touched in every callback, where dynamic
     // exclusivity checks cost over 10% of a request (measured). The session is confined to one
     // thread, and no access to them is held across a call into nghttp2 or the delegate, so
@@ -49,12 +50,25 @@ final class NGHTTP2Session {
     @exclusivity(unchecked) var slots = StreamSlots()
     /// Recorded by callbacks, delivered and emptied by the public session.
     @exclusivity(unchecked) var events: [SessionEvent] = []
+    /// The stream `slot(_:_:)` resolved last and its slot: a stream's callbacks come in runs (a
+    /// HEADERS frame's fields, its frame-received, its DATA, its close), so this spares nghttp2's
+    /// stream map lookup for most of them. Stream ids are never reused within a session, and the
+    /// slot is checked to be open with that id, so a stale entry is never trusted.
+    @exclusivity(unchecked) var lastStreamID: Int32 = 0
+    @exclusivity(unchecked) var lastSlot: Int32 = 0
+    /// Client: whether response headers are filtered, and the filter's length mask, copied out of
+    /// the configuration so most fields are dropped without touching the set (no retain per field).
+    let filtersResponseHeaders: Bool
+    let keptHeaderLengths: UInt64
+    /// The set itself, not optional: a `let` the callback borrows (unwrapping the configuration's
+    /// optional copied it, two retains and releases per lookup).
+    let keptHeaders: HTTP2HeaderNameSet
     /// Output drained during `receive`, handed out first by the next `produceOutput`.
-    private var staged: [UInt8] = []
+    @exclusivity(unchecked) private var staged: [UInt8] = []
     /// The connection has failed (protocol error, fatal nghttp2 error); `receive` throws it.
-    private(set) var failure: HTTP2Error?
+    @exclusivity(unchecked) private(set) var failure: HTTP2Error?
     /// nghttp2 returned a fatal error: it must not be called again except to be deleted.
-    private var isDead = false
+    @exclusivity(unchecked) private var isDead = false
     /// GOAWAY frames this side asked for that nghttp2 has not yet sent (the others are nghttp2's own).
     var localGoAwaysPending = 0
     /// Server: the lowest last-stream-id of the GOAWAYs this side queued. Requests above it are not
@@ -67,11 +81,16 @@ final class NGHTTP2Session {
     @exclusivity(unchecked) var fieldScratch = UnsafeMutablePointer<nghttp2_nv>.allocate(capacity: 16)
     @exclusivity(unchecked) var fieldCapacity = 16
     let statusScratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 12)
+    /// nghttp2's memory (freed blocks reused); outlives the nghttp2 session, which deinit deletes first.
+    private let allocator = NGHTTP2Allocator()
 
     init(role: Role, configuration: HTTP2SessionConfiguration) throws(HTTP2Error) {
         self.role = role
         self.configuration = configuration
         checksRequests = role == .server && !configuration.libraryChecksRequests
+        filtersResponseHeaders = role == .client && configuration.keptResponseHeaders != nil
+        keptHeaderLengths = configuration.keptResponseHeaders?.lengthMask ?? 0
+        keptHeaders = configuration.keptResponseHeaders ?? HTTP2HeaderNameSet([])
         statusScratch.initialize(repeating: 0, count: 12)
         for (offset, byte) in ":status".utf8.enumerated() {
             statusScratch[offset] = byte
@@ -85,14 +104,18 @@ final class NGHTTP2Session {
         guard optionResult == 0, let option else { throw HTTP2Error.library("nghttp2_option_new", Int(optionResult)) }
         defer { nghttp2_option_del(option) }
         if !configuration.acknowledgesPings { nghttp2_option_set_no_auto_ping_ack(option, 1) }
-        // A server checks requests itself (RequestFieldCheck): the same rules, at a fraction of the cost.
+        // A server checks requests itself (RequestFieldCheck): nghttp2's rules, at a lower cost.
         if checksRequests { nghttp2_option_set_no_http_messaging(option, 1) }
+        // A server keeps closed streams only for the priority tree, which RFC 9113 deprecates and
+        // nothing here uses: dropping them at once saves bookkeeping per request.
+        if role == .server { nghttp2_option_set_no_closed_streams(option, 1) }
         var created: OpaquePointer?
         let userData = Unmanaged.passUnretained(self).toOpaque()
+        var mem = allocator.mem
         let result =
             role == .client
-            ? nghttp2_session_client_new2(&created, callbacks, userData, option)
-            : nghttp2_session_server_new2(&created, callbacks, userData, option)
+            ? nghttp2_session_client_new3(&created, callbacks, userData, option, &mem)
+            : nghttp2_session_server_new3(&created, callbacks, userData, option, &mem)
         guard result == 0, let created else { throw HTTP2Error.library("nghttp2_session_new", Int(result)) }
         session = created
         try submitInitialSettings(created)

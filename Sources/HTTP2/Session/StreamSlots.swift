@@ -53,6 +53,12 @@ struct StreamSlots {
         return index
     }
 
+    /// Whether slot `index` is open for `streamID`.
+    @inline(__always)
+    func isOpen(_ index: Int32, streamID: Int32) -> Bool {
+        Int(index) < slots.count && slots[Int(index)].state == .open && slots[Int(index)].streamID == streamID
+    }
+
     /// The open slot for `streamID`, by search: for a client request still queued inside nghttp2,
     /// which has no nghttp2 stream (and so no user data) until its HEADERS are sent.
     func openSlot(streamID: Int32) -> Int32? {

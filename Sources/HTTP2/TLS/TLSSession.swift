@@ -1,10 +1,11 @@
 import COpenSSL
 import Keys
 
-// A sans-I/O TLS engine: one OpenSSL `SSL` between two memory BIOs. Whoever owns the socket moves bytes:
+// A sans-I/O TLS engine: one OpenSSL `SSL` over one BIO whose ciphertext lives in two Swift byte
+// arrays (CiphertextBuffers.swift). Whoever owns the socket moves bytes:
 //
-//   socket --recv--> receiveCiphertext --> [read BIO] --> SSL --> readPlaintext --> application
-//   application --> writePlaintext --> SSL --> [write BIO] --> drainCiphertext --send--> socket
+//   socket --recv--> receiveCiphertext --> [incoming] --> SSL --> readPlaintext --> application
+//   application --> writePlaintext --> SSL --> [outgoing] --> drainCiphertext --send--> socket
 //
 // States (`phase`):
 //
@@ -40,10 +41,8 @@ public final class TLSSession {
 
     public let context: TLSContext
     let ssl: OpaquePointer
-    /// Ciphertext from the network, read by the SSL. Owned by `ssl`.
-    let readBIO: OpaquePointer
-    /// Ciphertext from the SSL, to the network. Owned by `ssl`.
-    let writeBIO: OpaquePointer
+    /// Ciphertext in both directions; the SSL's BIO (owned by `ssl`) reads and writes it.
+    let ciphertext = CiphertextBuffers()
     var phase: Phase = .handshaking
     /// Plaintext accepted by `writePlaintext` but not yet taken by SSL_write; `pendingStart` is the first
     /// byte not yet taken.
@@ -72,15 +71,12 @@ public final class TLSSession {
         guard let ssl = SSL_new(context.context) else {
             throw .invalidConfiguration(reason: "SSL_new: \(TLSErrorStack.summary(or: "failed"))")
         }
-        guard let readBIO = BIO_new(BIO_s_mem()), let writeBIO = BIO_new(BIO_s_mem()) else {
+        guard let bio = ciphertext.makeBIO() else {
             SSL_free(ssl)
             throw .invalidConfiguration(reason: "BIO_new: \(TLSErrorStack.summary(or: "out of memory"))")
         }
-        _ = herald_BIO_set_mem_eof_return(readBIO, -1)  // empty means "retry later", not end of stream
-        SSL_set_bio(ssl, readBIO, writeBIO)  // the SSL owns both BIOs from here
+        SSL_set_bio(ssl, bio, bio)  // the SSL owns the BIO from here (one reference for both roles)
         self.ssl = ssl
-        self.readBIO = readBIO
-        self.writeBIO = writeBIO
         switch context.configuration.role {
         case .server:
             SSL_set_accept_state(ssl)
@@ -91,7 +87,7 @@ public final class TLSSession {
     }
 
     deinit {
-        SSL_free(ssl)
+        SSL_free(ssl)  // frees the BIO while `ciphertext` is still alive
     }
 
     /// The peer's certificate, once the handshake has received it (servers: only when they asked for one).
@@ -100,39 +96,20 @@ public final class TLSSession {
         return try? Certificate(owning: x509)
     }
 
-    /// Whether ciphertext is waiting in the write BIO for `drainCiphertext`.
+    /// Whether ciphertext is waiting for `drainCiphertext`.
     public var hasPendingCiphertext: Bool {
-        BIO_ctrl_pending(writeBIO) > 0
+        !ciphertext.outgoing.isEmpty
     }
 
-    /// Appends all ciphertext waiting in the write BIO to `buffer`.
+    /// Appends all ciphertext waiting to go to the network to `buffer` (hands its storage over when
+    /// `buffer` is empty: no copy).
     public func drainCiphertext(into buffer: inout [UInt8]) {
-        let waiting = Int(BIO_ctrl_pending(writeBIO))
-        guard waiting > 0 else { return }
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: waiting))
-        let read = buffer.withUnsafeMutableBytes { bytes in
-            BIO_read(writeBIO, bytes.baseAddress.map { $0 + start }, Int32(clamping: waiting))
-        }
-        buffer.removeLast(waiting - max(Int(read), 0))
+        ciphertext.drain(into: &buffer)
     }
 
     /// Hands ciphertext from the network to OpenSSL; `readPlaintext` then decrypts it.
     public func receiveCiphertext(_ bytes: UnsafeRawBufferPointer) {
-        guard var base = bytes.baseAddress else { return }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let chunk = Int32(clamping: remaining)
-            let written = BIO_write(readBIO, base, chunk)
-            guard written > 0 else {
-                if receiveFailure == nil {
-                    receiveFailure = .protocolError(reason: "BIO_write: \(TLSErrorStack.summary(or: "out of memory"))")
-                }
-                return
-            }
-            base += Int(written)
-            remaining -= Int(written)
-        }
+        ciphertext.receive(bytes)
     }
 
     private func configureServerName(_ name: String?) throws(TLSError) {
