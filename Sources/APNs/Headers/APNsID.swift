@@ -73,6 +73,10 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
         raw.storeBytes(of: hexDigits(UInt32(truncatingIfNeeded: low)), toByteOffset: 28, as: UInt64.self)
     }
 
+    #if !_endian(little)
+        #error("writeVersion4 stores digits as little-endian words")
+    #endif
+
     /// The eight lowercase hex digits of `value`, most significant first, as the bytes of a
     /// little-endian `UInt64` (ready to store): the nibbles spread one per byte, then each turned
     /// into its digit ('0' + n, plus 39 more from 10 on, to reach 'a').

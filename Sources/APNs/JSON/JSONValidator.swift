@@ -151,7 +151,9 @@ struct JSONScanner {
             var found = false
             if let base = bytes.baseAddress {
                 while position + 8 <= count {
-                    let special = Self.runEnders(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    // Little-endian, so the lowest set bit belongs to the first byte in memory.
+                    let special = Self.runEnders(
+                        UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)))
                     if special == 0 {
                         position += 8
                         continue
