@@ -22,9 +22,13 @@ let forever = DispatchSemaphore(value: 0)
 Task.detached {  // not on the main actor: the main thread only waits
     do {
         let key = try P256PrivateKey.generate()
-        let configuration = EmulatorConfiguration(keys: [
+        var configuration = EmulatorConfiguration(keys: [
             .init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)
         ])
+        // EMULATOR_LOG_CAPACITY: a small delivery log, so a short run shows whether memory is given back.
+        if let text = getenv("EMULATOR_LOG_CAPACITY"), let capacity = Int(String(cString: text)) {
+            configuration.deliveryLogCapacity = capacity
+        }
         let loops = try EventLoopGroup(name: "emulator-bench")
         let emulator = try await Emulator.start(configuration, port: port, loops: loops)
         let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
