@@ -49,6 +49,11 @@ final class QuickPathState {
     @exclusivity(unchecked) var apnsID = [UInt8](repeating: 0, count: 36)
     @exclusivity(unchecked) var uniqueID = [UInt8](repeating: 0, count: 36)
 
+    /// The answer headers were built once (with indexing, which put the names in the HPACK tables),
+    /// and since then with the values never indexed: `headers` can be refilled in place.
+    @exclusivity(unchecked) var headersBuilt = false
+    @exclusivity(unchecked) var namesIndexed = false
+
     /// The device-push policy of token-authenticated connections, made on first use.
     @exclusivity(unchecked) var policy: DevicePushPolicy?
 
@@ -59,26 +64,34 @@ final class QuickPathState {
 
     /// Puts this answer's ids in `headers`: in place once the buffer has its two fields (the ids
     /// always take 36 bytes), rebuilt otherwise.
+    ///
+    /// The connection's first answer indexes its two fields, so that the names enter both sides'
+    /// HPACK tables; every later answer sends its never-repeating values never-indexed but names
+    /// them by that index (no literal name to Huffman-code and decode each time).
     func refillHeaders(sandbox: Bool) {
         let fields = sandbox ? 2 : 1
-        if headers.count == fields,
+        if headers.count == fields, namesIndexed,
             apnsID.withUnsafeBytes({ headers.replaceValue(at: 0, with: $0) }),
             !sandbox || uniqueID.withUnsafeBytes({ headers.replaceValue(at: 1, with: $0) })
         {
             return
         }
+        let neverIndex = headersBuilt
         headers.removeAll()
-        append(EmulatorHandler.apnsIDName, apnsID)
-        if sandbox { append(EmulatorHandler.uniqueIDName, uniqueID) }
+        append(EmulatorHandler.apnsIDName, apnsID, neverIndex: neverIndex)
+        if sandbox { append(EmulatorHandler.uniqueIDName, uniqueID, neverIndex: neverIndex) }
+        namesIndexed = headersBuilt
+        headersBuilt = true
     }
 
     /// Appends one answer header.
-    func append(_ name: [UInt8], _ value: [UInt8]) {
+    func append(_ name: [UInt8], _ value: [UInt8], neverIndex: Bool) {
         name.withUnsafeBufferPointer { name in
             value.withUnsafeBufferPointer { value in
-                // Never indexed: the values never repeat, so indexing them would only churn the
-                // HPACK tables on both sides.
-                headers.append(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value), neverIndex: true)
+                // Never indexed (after the first answer): the values never repeat, so indexing them
+                // would only churn the HPACK tables on both sides.
+                headers.append(
+                    name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value), neverIndex: neverIndex)
             }
         }
     }

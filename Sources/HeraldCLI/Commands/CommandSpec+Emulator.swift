@@ -39,6 +39,9 @@ extension CommandSpec {
                 "channel-limit", valueName: "N",
                 help: "Broadcast channels per app; more get CannotCreateChannelConfig (default 10000)."),
             OptionSpec(
+                "loops", valueName: "N",
+                help: "Event-loop threads serving connections (default: one per core)."),
+            OptionSpec(
                 "strict-tokens",
                 help: "Accept only tokens of registered devices (herald device register): BadDeviceToken, DeviceTokenNotForTopic otherwise."),
         ],
@@ -92,6 +95,8 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var channelLimit: Int?
     /// Only registered device tokens are accepted.
     public var strictTokens = false
+    /// Event loops (nil: one per core).
+    public var loops: Int?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         let listen = parsed.value("listen") ?? "127.0.0.1:2197"
@@ -139,6 +144,12 @@ public struct EmulatorOptions: Equatable, Sendable {
                 throw .invalidValue(option: "--idle-timeout", value: text, rule: "must be a whole number of seconds above 0")
             }
             idleTimeoutSeconds = value
+        }
+        if let text = parsed.value("loops") {
+            guard let value = Int(text), (1...256).contains(value) else {
+                throw .invalidValue(option: "--loops", value: text, rule: "must be a whole number from 1 to 256")
+            }
+            loops = value
         }
         if let text = parsed.value("channel-limit") {
             guard let value = Int(text), value >= 0 else {

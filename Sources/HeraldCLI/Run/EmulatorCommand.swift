@@ -47,7 +47,8 @@ struct EmulatorCommand {
         let loops: EventLoopGroup
         let emulator: Emulator
         do {
-            loops = try EventLoopGroup(name: "herald-emulator")
+            loops = try EventLoopGroup(
+                loopCount: options.loops ?? EventLoopGroup.defaultLoopCount, name: "herald-emulator")
         } catch {
             context.standardError("herald emulator: cannot start event loops: \(error)\n")
             return ExitStatus.failure
