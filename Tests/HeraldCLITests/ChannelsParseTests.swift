@@ -186,3 +186,24 @@ struct EmulatorChannelLimitParseTests {
         }
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct EmulatorLoopsParseTests {
+    @Test(arguments: [(["--loops", "1"], 1 as Int?), (["--loops", "8"], 8), ([], nil)])
+    func loops(_ extra: [String], _ expected: Int?) throws {
+        guard case .emulator(let options) = try parseCommandLine(["emulator"] + extra) else {
+            Issue.record("not an emulator command")
+            return
+        }
+        #expect(options.loops == expected)
+    }
+
+    @Test(arguments: ["0", "-2", "257", "two"])
+    func badLoops(_ text: String) {
+        #expect(
+            throws: UsageError.invalidValue(option: "--loops", value: text, rule: "must be a whole number from 1 to 256")
+        ) {
+            try parseCommandLine(["emulator", "--loops", text])
+        }
+    }
+}
