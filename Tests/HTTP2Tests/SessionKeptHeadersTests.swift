@@ -27,11 +27,16 @@ struct SessionKeptHeadersTests {
         #expect(set.names == [long])
     }
 
+    /// A session pair whose client keeps only `kept`.
+    static func filteringPair() throws -> SessionPair {
+        var configuration = HTTP2SessionConfiguration()
+        configuration.keptResponseHeaders = kept
+        return try SessionPair(client: configuration)
+    }
+
     @Test("a client keeps only the named response headers; status and body arrive as before")
     func filtersResponse() throws {
-        var configuration = HTTP2SessionConfiguration()
-        configuration.keptResponseHeaders = Self.kept
-        let pair = try SessionPair(client: configuration)
+        let pair = try Self.filteringPair()
         pair.serverEvents.respond = { session, request in
             try session.submitResponse(
                 streamID: request.streamID, status: 200,
@@ -76,9 +81,7 @@ struct SessionKeptHeadersTests {
 
     @Test("many streams answered in an interleaved order each get their own headers")
     func manyStreams() throws {
-        var configuration = HTTP2SessionConfiguration()
-        configuration.keptResponseHeaders = Self.kept
-        let pair = try SessionPair(client: configuration)
+        let pair = try Self.filteringPair()
         pair.serverEvents.respond = { session, request in
             try session.submitResponse(
                 streamID: request.streamID, status: 200,
