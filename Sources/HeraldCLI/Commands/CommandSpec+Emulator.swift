@@ -1,3 +1,5 @@
+import HTTP2
+
 extension CommandSpec {
     /// `herald emulator`: an APNs you can run on a laptop and in CI.
     public static let emulator = CommandSpec(
@@ -40,7 +42,7 @@ extension CommandSpec {
                 help: "Broadcast channels per app; more get CannotCreateChannelConfig (default 10000)."),
             OptionSpec(
                 "loops", valueName: "N",
-                help: "Event-loop threads serving connections (default: one per core)."),
+                help: "Event-loop threads serving connections (default: one per core but one, at least one)."),
             OptionSpec(
                 "strict-tokens",
                 help: "Accept only tokens of registered devices (herald device register): BadDeviceToken, DeviceTokenNotForTopic otherwise."),
@@ -95,8 +97,13 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var channelLimit: Int?
     /// Only registered device tokens are accepted.
     public var strictTokens = false
-    /// Event loops (nil: one per core).
+    /// Event loops (nil: ``defaultLoops``).
     public var loops: Int?
+
+    /// One loop per core but one, at least one: an emulator shares its machine with the clients it
+    /// serves (tests, CI), and its delivery log has a writer thread of its own. On 2 cores one loop
+    /// served more than two (BENCHMARKS.md, emulator).
+    public static var defaultLoops: Int { max(1, EventLoopGroup.defaultLoopCount - 1) }
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         let listen = parsed.value("listen") ?? "127.0.0.1:2197"

@@ -48,7 +48,7 @@ struct EmulatorCommand {
         let emulator: Emulator
         do {
             loops = try EventLoopGroup(
-                loopCount: options.loops ?? EventLoopGroup.defaultLoopCount, name: "herald-emulator")
+                loopCount: options.loops ?? EmulatorOptions.defaultLoops, name: "herald-emulator")
         } catch {
             context.standardError("herald emulator: cannot start event loops: \(error)\n")
             return ExitStatus.failure
