@@ -65,8 +65,8 @@ struct DeliveryLogLongRunTests {
             let attributes = try? FileManager.default.attributesOfItem(atPath: fixture.path + suffix)
             return sum + ((attributes?[.size] as? Int) ?? 0)
         }
-        // 200,000 entries would take over 30 MB; the newest 1000 take about 200 KB, plus a WAL
-        // that checkpoints at 1000 pages (4 MB) and is then reused.
-        #expect(bytes < 8_000_000, "\(bytes) bytes on disk")
+        // 200,000 entries would take over 30 MB in the file alone; the newest 1000 take about
+        // 200 KB, plus a WAL that checkpoints at 16 MB and is then reused.
+        #expect(bytes < 24_000_000, "\(bytes) bytes on disk")
     }
 }

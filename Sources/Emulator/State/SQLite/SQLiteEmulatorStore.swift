@@ -25,9 +25,11 @@ public final class SQLiteEmulatorStore: EmulatorStore {
         var options = SQLiteDatabase.Options()
         options.pageSize = Self.pageSize
         let database = try SQLiteDatabase(path: path, options: options)
-        // SQLite checkpoints the WAL every 1000 pages: 4 MB of 4 KB pages, 64 MB of 64 KB ones. Keep it 4 MB.
+        // SQLite checkpoints the WAL every 1000 pages: 4 MB of 4 KB pages, 64 MB of 64 KB ones. Keep it
+        // at 16 MB: each checkpoint reads the WAL back and syncs both files; at 16 MB the log writer
+        // spent ~8% less CPU than at 4 MB (BENCHMARKS.md), and the WAL stays small.
         let pageSize = try database.query("PRAGMA page_size") { $0.int(0) ?? 4096 }.first ?? 4096
-        try database.execute("PRAGMA wal_autocheckpoint = \(max(1, 4_194_304 / max(512, pageSize)))")
+        try database.execute("PRAGMA wal_autocheckpoint = \(max(1, 16_777_216 / max(512, pageSize)))")
         try database.migrate(Self.migrations)
         self.database = Mutex(database)
         self.path = path
