@@ -39,8 +39,11 @@ public final class SQLiteStatement {
     /// Binds `value` as UTF-8 text to parameter `index` (1-based); nil binds NULL. SQLite copies it.
     public func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
         guard let value else { return try bindNull(at: index) }
-        let count = Int32(clamping: value.utf8.count)
-        let code = value.withCString { sqlite3_bind_text(handle, index, $0, count, herald_sqlite3_transient()) }
+        // The 64-bit calls: a value past SQLite's limit is SQLITE_TOOBIG, not a trap or a cut.
+        let count = UInt64(value.utf8.count)
+        let code = value.withCString {
+            sqlite3_bind_text64(handle, index, $0, count, herald_sqlite3_transient(), UInt8(SQLITE_UTF8))
+        }
         try check("bind", code)
     }
 
@@ -51,7 +54,7 @@ public final class SQLiteStatement {
             // An empty array may have no address; a zero-length blob is still a blob, not NULL.
             bytes.baseAddress == nil
                 ? sqlite3_bind_zeroblob(handle, index, 0)
-                : sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), herald_sqlite3_transient())
+                : sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), herald_sqlite3_transient())
         }
         try check("bind", code)
     }
@@ -98,7 +101,7 @@ public final class SQLiteStatement {
         let code =
             bytes.baseAddress == nil
             ? sqlite3_bind_zeroblob(handle, index, 0)
-            : sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), nil)
+            : sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), nil)
         try check("bind", code)
     }
 
