@@ -61,7 +61,12 @@ extension DeliveryRecord {
             }
             offset += part.count
         }
-        copy(text)
+        text.withBytes { bytes in
+            if let source = bytes.baseAddress {
+                (destination + offset).copyMemory(from: source, byteCount: bytes.count)
+            }
+            offset += bytes.count
+        }
         copy(payload)
         return offset
     }
@@ -112,7 +117,8 @@ extension DeliveryRecord {
         return DeliveryRecord(
             receivedAt: Int(load(0, as: Int64.self)), status: Int(load(8, as: Int64.self)),
             priority: flags & 1 == 0 ? nil : Int(load(16, as: Int64.self)),
-            payload: Array(bytes[payloadStart..<offset]), text: Array(bytes[textStart..<payloadStart]),
+            payload: Array(bytes[payloadStart..<offset]),
+            text: bytes.withUnsafeBufferPointer { RecordText.copy(of: UnsafeBufferPointer(rebasing: $0[textStart..<payloadStart])) },
             ends: (endList[0], endList[1], endList[2], endList[3], endList[4], endList[5], endList[6], endList[7]),
             present: load(24, as: UInt8.self))
     }

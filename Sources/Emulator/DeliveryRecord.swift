@@ -1,4 +1,4 @@
-// How the delivery log keeps an entry: numbers inline, every string back to back in one byte array,
+// How the delivery log keeps an entry: numbers inline, every string back to back in one buffer,
 // the payload shared with the request (not copied). A `Delivery` of eight optional Strings costs up to
 // eight allocations to make and as many releases when the capped log overwrites it; a record costs one
 // of each, and the quick path writes it from the request's bytes without making a String at all.
@@ -17,7 +17,9 @@ struct DeliveryRecord: Sendable {
     let payload: [UInt8]
     // Not private: DeliveryRecord+Encoding writes and reads these as they are.
     /// The fields' bytes, back to back.
-    let text: [UInt8]
+    // SAFETY: `nonisolated(unsafe)`: a `RecordText` is written once, inside `make`, before any other
+    // reference to it exists, and only read after (`ManagedBuffer` cannot declare that itself).
+    nonisolated(unsafe) let text: RecordText
     /// Where each field ends in `text` (it starts where the previous one ends).
     let ends: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
     /// Bit `field.rawValue` set: the field is present (possibly empty).
@@ -29,20 +31,20 @@ struct DeliveryRecord: Sendable {
             delivery.token, delivery.topic, delivery.pushType, delivery.apnsID, delivery.uniqueID, delivery.reason,
             delivery.channel, delivery.fault,
         ]
-        var text: [UInt8] = []
-        text.reserveCapacity(fields.reduce(0) { $0 + ($1?.utf8.count ?? 0) })
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(fields.reduce(0) { $0 + ($1?.utf8.count ?? 0) })
         var ends = [UInt32](repeating: 0, count: 8)
         var present: UInt8 = 0
         for (index, field) in fields.enumerated() {
             if let field {
-                text.append(contentsOf: field.utf8)
+                bytes.append(contentsOf: field.utf8)
                 present |= 1 << index
             }
-            ends[index] = UInt32(truncatingIfNeeded: text.count)
+            ends[index] = UInt32(truncatingIfNeeded: bytes.count)
         }
         self.init(
             receivedAt: delivery.receivedAt, status: delivery.status, priority: delivery.priority,
-            payload: delivery.payload, text: text,
+            payload: delivery.payload, text: bytes.withUnsafeBufferPointer(RecordText.copy(of:)),
             ends: (ends[0], ends[1], ends[2], ends[3], ends[4], ends[5], ends[6], ends[7]),
             present: present)
     }
@@ -61,11 +63,11 @@ struct DeliveryRecord: Sendable {
         var ends: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
         var pushTypeText = pushType
         let text = pushTypeText.withUTF8 { pushTypeBytes in
-            [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            RecordText.make(count: count) { buffer in
                 var offset = 0
                 func copy(_ part: UnsafeBufferPointer<UInt8>) -> UInt32 {
                     if let base = buffer.baseAddress, let source = part.baseAddress {
-                        (base + offset).initialize(from: source, count: part.count)
+                        (base + offset).update(from: source, count: part.count)
                     }
                     offset += part.count
                     return UInt32(truncatingIfNeeded: offset)
@@ -88,7 +90,6 @@ struct DeliveryRecord: Sendable {
                     UInt32(truncatingIfNeeded: offset), copy(topicBytes), copy(pushTypeBytes), copy(apnsID),
                     copy(uniqueIDBytes)
                 )
-                initialized = offset
             }
         }
         let end = UInt32(truncatingIfNeeded: count)
@@ -99,7 +100,7 @@ struct DeliveryRecord: Sendable {
     }
 
     init(
-        receivedAt: Int, status: Int, priority: Int?, payload: [UInt8], text: [UInt8],
+        receivedAt: Int, status: Int, priority: Int?, payload: [UInt8], text: RecordText,
         ends: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), present: UInt8
     ) {
         self.receivedAt = receivedAt
@@ -118,7 +119,7 @@ struct DeliveryRecord: Sendable {
         let start =
             field.rawValue == 0
             ? 0 : withUnsafeBytes(of: ends) { $0.load(fromByteOffset: 4 * (field.rawValue - 1), as: UInt32.self) }
-        return String(decoding: text[Int(start)..<Int(end)], as: UTF8.self)
+        return text.withBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)]), as: UTF8.self) }
     }
 
     var hasFault: Bool { present & (1 << Field.fault.rawValue) != 0 }
