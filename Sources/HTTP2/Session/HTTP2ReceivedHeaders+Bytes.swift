@@ -23,7 +23,7 @@ extension HTTP2ReceivedHeaders {
 
     /// Calls `body` with every name and value, back to back; valid only during the call.
     public func withUnsafeStorage<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try bytes.withUnsafeBufferPointer(body)
+        try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[..<used])) }
     }
 }
 
@@ -34,8 +34,9 @@ extension HTTP2ReceivedHeaders {
     public func withUnsafeLayout<Result>(
         _ body: (_ storage: UnsafeBufferPointer<UInt8>, _ layout: UnsafeBufferPointer<UInt32>) throws -> Result
     ) rethrows -> Result {
-        try bytes.withUnsafeBufferPointer { storage in
-            try fields.withUnsafeBufferPointer { fields in
+        try bytes.withUnsafeBufferPointer { all in
+            let storage = UnsafeBufferPointer(rebasing: all[..<used])
+            return try fields.withUnsafeBufferPointer { fields in
                 try UnsafeRawBufferPointer(fields).withMemoryRebound(to: UInt32.self) { layout in
                     try body(storage, layout)
                 }
