@@ -5,9 +5,10 @@
 // flush before the loop waits).
 //
 //   start -> refill: while inFlight < limit, take the next notification -> begin
-//   begin -> entry (its APNsRequest, built once; attempt; started) -> submit: into the pool, tag = entry
+//   begin -> entry (the notification, the token sent, started) -> submit its APNsRequest: into the
+//             pool, tag = entry
 //   requestFinished(tag) -> decode -> retry? (re-sign once on ExpiredProviderToken; the retry
-//             policy's delay on a loop timer) -> resend with the same apns-id
+//             policy's delay on a loop timer) -> resend: a request built again, the same apns-id
 //                        -> else finish: metrics, prune callback, onResult, free entry, refill
 //   pool shutdown begins -> retries waiting on a timer end now with .shutDown (their timers are
 //             cancelled); what the source still holds fails at once in the pool
@@ -15,8 +16,9 @@
 //
 // Every notification taken from the source ends in `finish` exactly once, whatever happens to the
 // pool or the loop (the deinit reports entries a stopped loop dropped). Memory is bounded by
-// `limit` entries whatever the number of notifications. An entry holds the request as sent and the
-// notification it was made from (moved in, handed back to `onResult`): neither is copied per attempt.
+// `limit` entries whatever the number of notifications. An entry holds the notification (moved in,
+// handed back to `onResult`, never copied) and the token it was last sent with; the request built
+// from it lives in the pool's slot only (a resend builds it again, with the same apns-id).
 
 import APNs
 import HTTP2
@@ -34,10 +36,11 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     typealias Outcome = Result<APNsResponse, APNsClientError>
 
     private struct Entry {
-        /// The request as last sent (its `authorization` the token it carried); nil: a free slot.
-        var request: APNsRequest?
-        /// The notification the request was made from, for `onResult` and the prune callback.
+        /// The notification being sent, for resends, `onResult` and the prune callback (its
+        /// apns-id set before the first send); nil: a free slot.
         var notification: Notification?
+        /// The `authorization` it was last sent with (nil with a certificate).
+        var authorization: String?
         var retries = RetryState()
         var started: ContinuousClock.Instant
         /// The timer of a resend waiting for the retry policy's delay.
@@ -78,7 +81,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         // before the transport): the timers and their references went away. Their notifications
         // still end once, and the caller does not wait forever.
         for index in entries.indices {
-            guard entries[index].request != nil, let notification = entries[index].notification else { continue }
+            guard let notification = entries[index].notification else { continue }
             client.recorder.finished(.failure(.shutDown), microseconds: 0)
             onResult(notification, .failure(.shutDown))
         }
@@ -146,21 +149,21 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
             onResult(notification, .failure(failure))
             return
         }
-        // The request is built once (an apns-id is given here when the notification has none, so the
-        // notification handed back carries the id sent): resends reuse it unless the token changed.
+        // An apns-id is given here when the notification has none, so the notification handed back
+        // carries the id sent, and a resend (built again from it) sends the same one.
         if notification.apnsID == nil { notification.apnsID = APNsID.random() }
         let request = APNsRequest(notification: notification, authority: client.authority, authorization: authorization)
-        let entry = Entry(request: request, notification: notification, started: started)
         let index: Int
+        // Entries are made in place: assigning a local entry copied it and destroyed the original.
         if let reused = free.popLast() {
             index = reused
-            entries[index] = entry
+            entries[index] = Entry(notification: notification, authorization: authorization, started: started)
         } else {
             index = entries.count
-            entries.append(entry)
+            entries.append(Entry(notification: notification, authorization: authorization, started: started))
         }
         inFlight += 1
-        submit(index)
+        submit(request, index)
     }
 
     /// `bearer <JWT>` with token auth (the cache's current token), nil with a certificate.
@@ -173,25 +176,22 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         }
     }
 
-    /// Sends an entry's request again, with the current provider token.
+    /// Sends an entry's notification again (the same apns-id), with the current provider token.
     private func resend(_ index: Int) {
         entries[index].retryTimer = nil
-        guard let request = entries[index].request else { return }
+        guard let notification = entries[index].notification else { return }
         switch currentAuthorization() {
         case .failure(let error):
             finish(index, .failure(error))
-            return
         case .success(let authorization):
             self.authorization = (authorization, Self.authorizationReuse)
-            if request.authorization != authorization {
-                entries[index].request = APNsRequest(resending: request, authorization: authorization)
-            }
+            entries[index].authorization = authorization
+            let request = APNsRequest(notification: notification, authority: client.authority, authorization: authorization)
+            submit(request, index)
         }
-        submit(index)
     }
 
-    private func submit(_ index: Int) {
-        guard let request = entries[index].request else { return }
+    private func submit(_ request: APNsRequest, _ index: Int) {
         client.recorder.wroteRequest()
         pool.perform(request, timeout: client.requestTimeout, completion: .handler(self, tag: index))
     }
@@ -199,17 +199,17 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     func requestFinished(_ tag: Int, _ raw: Result<RawResponse, APNsClientError>) {
         assert(pool.loop.inEventLoop)
         // Fields are read in place: copying an entry costs a retain per string it holds.
-        guard entries[tag].request != nil else { return }
+        guard entries[tag].notification != nil else { return }
         let result = raw.flatMap { raw in
             ResponseDecoder.decode(
-                status: raw.status, apnsID: raw.apnsID ?? entries[tag].request?.apnsID, uniqueID: raw.uniqueID,
+                status: raw.status, apnsID: raw.apnsID ?? entries[tag].notification?.apnsID.map { $0.value }, uniqueID: raw.uniqueID,
                 body: raw.body)
         }
         guard case .failure(let error) = result else {
             finish(tag, result)
             return
         }
-        let sent = entries[tag].request?.authorization
+        let sent = entries[tag].authorization
         let step = entries[tag].retries.step(after: error, policy: client.retryPolicy) {
             // The token sent is the current one unless another request re-signed meanwhile.
             guard let sent, case .token(let cache) = client.credentials, let current = try? cache.token() else {
@@ -255,14 +255,14 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
 
     /// The one place a notification ends.
     private func finish(_ index: Int, _ result: Outcome) {
-        guard entries[index].request.take() != nil else { return }
-        let notification = entries[index].notification.take()
+        guard let notification = entries[index].notification.take() else { return }
+        entries[index].authorization = nil
         entries[index].retryTimer = nil
         free.append(index)
         inFlight -= 1
         let elapsed = ContinuousClock.now - entries[index].started
         client.recorder.finished(result, microseconds: elapsed.clampedNanoseconds / 1000)
-        if let notification { onResult(notification, result) }
+        onResult(notification, result)
         refill()
     }
 }
