@@ -42,7 +42,6 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         /// The `authorization` it was last sent with (nil with a certificate).
         var authorization: String?
         var retries = RetryState()
-        var started: ContinuousClock.Instant
         /// The timer of a resend waiting for the retry policy's delay.
         var retryTimer: TimerID?
     }
@@ -54,6 +53,10 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     private let onResult: (Notification, Outcome) -> Void
     @exclusivity(unchecked) private var entries: [Entry] = []
     @exclusivity(unchecked) private var free: [Int] = []
+    /// Per entry, apart from it (plain values): reading `entries[i].started` or checking
+    /// `entries[i].notification` copied the whole entry (about 3% of the loop thread in a profile).
+    @exclusivity(unchecked) private var inUse: [Bool] = []
+    @exclusivity(unchecked) private var started: [ContinuousClock.Instant] = []
     @exclusivity(unchecked) private var inFlight = 0
     @exclusivity(unchecked) private var exhausted = false
     @exclusivity(unchecked) private var refilling = false
@@ -157,10 +160,14 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         // Entries are made in place: assigning a local entry copied it and destroyed the original.
         if let reused = free.popLast() {
             index = reused
-            entries[index] = Entry(notification: notification, authorization: authorization, started: started)
+            entries[index] = Entry(notification: notification, authorization: authorization)
+            inUse[index] = true
+            self.started[index] = started
         } else {
             index = entries.count
-            entries.append(Entry(notification: notification, authorization: authorization, started: started))
+            entries.append(Entry(notification: notification, authorization: authorization))
+            inUse.append(true)
+            self.started.append(started)
         }
         inFlight += 1
         submit(request, index)
@@ -199,11 +206,17 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     func requestFinished(_ tag: Int, _ raw: Result<RawResponse, APNsClientError>) {
         assert(pool.loop.inEventLoop)
         // Fields are read in place: copying an entry costs a retain per string it holds.
-        guard entries[tag].notification != nil else { return }
-        let result = raw.flatMap { raw in
-            ResponseDecoder.decode(
-                status: raw.status, apnsID: raw.apnsID ?? entries[tag].notification?.apnsID.map { $0.value }, uniqueID: raw.uniqueID,
-                body: raw.body)
+        guard inUse[tag] else { return }
+        // No closure here: one reading `entries[tag]` copied the whole entry on every response.
+        let result: Outcome
+        switch raw {
+        case .success(let response):
+            var apnsID = response.apnsID
+            if apnsID == nil { apnsID = entries[tag].notification?.apnsID?.value }
+            result = ResponseDecoder.decode(
+                status: response.status, apnsID: apnsID, uniqueID: response.uniqueID, body: response.body)
+        case .failure(let error):
+            result = .failure(error)
         }
         guard case .failure(let error) = result else {
             finish(tag, result)
@@ -255,12 +268,13 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
 
     /// The one place a notification ends.
     private func finish(_ index: Int, _ result: Outcome) {
-        guard let notification = entries[index].notification.take() else { return }
+        guard inUse[index], let notification = entries[index].notification.take() else { return }
+        inUse[index] = false
         entries[index].authorization = nil
         entries[index].retryTimer = nil
         free.append(index)
         inFlight -= 1
-        let elapsed = ContinuousClock.now - entries[index].started
+        let elapsed = ContinuousClock.now - started[index]
         client.recorder.finished(result, microseconds: elapsed.clampedNanoseconds / 1000)
         onResult(notification, result)
         refill()
