@@ -4,7 +4,8 @@
 // notification; requests submitted in one wake-up leave in one write (the pool's connections
 // flush before the loop waits).
 //
-//   start -> refill: while inFlight < limit, take the next notification -> begin
+//   start -> refill: while inFlight < limit (and fewer than `waitingAhead` requests wait in the pool
+//             for a stream), take the next notification -> begin
 //   begin -> entry (the notification, the token sent, started) -> submit its APNsRequest: into the
 //             pool, tag = entry
 //   requestFinished(tag) -> decode -> retry? (re-sign once on ExpiredProviderToken; the retry
@@ -66,6 +67,9 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     /// resend. A token stays valid for an hour; the cache replaces it well before.
     @exclusivity(unchecked) private var authorization: (value: String?, uses: Int) = (nil, 0)
     private static let authorizationReuse = 64
+    /// Requests waiting in the pool's queue for a stream beyond which `refill` holds back until one
+    /// of its own ends: enough to fill the streams a burst of responses frees.
+    static let waitingAhead = 32
     private var done: CheckedContinuation<Void, Never>?
 
     init(
@@ -108,7 +112,10 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         refilling = true
         var now = ContinuousClock.now  // one clock read for the notifications begun together
         var begun = 0
-        while inFlight < limit, !exhausted {
+        // While requests wait in the pool for a stream, more would only queue behind them: a
+        // queued request costs the pool a ticket, a queue push and a connection scan more than one
+        // submitted at once. Our own requests in flight refill when they end (never stop at zero).
+        while inFlight < limit, !exhausted, inFlight == 0 || pool.waitingCount < Self.waitingAhead {
             guard let notification = next() else {
                 exhausted = true
                 break
