@@ -200,7 +200,8 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         case .success(let authorization):
             self.authorization = (authorization, Self.authorizationReuse)
             entries[index].authorization = authorization
-            let request = APNsRequest(notification: notification, authority: client.authority, authorization: authorization)
+            let request = APNsRequest(
+                notification: notification, authority: client.authority, authorization: authorization)
             submit(request, index)
         }
     }

@@ -108,7 +108,9 @@ struct BulkRequestDecoder {
         lintCache.state.withLock { state in
             let same = state.lastPayload.withUnsafeBytes { last in
                 bytes.withUnsafeBytes { line in
-                    guard last.count == line.count, let a = last.baseAddress, let b = line.baseAddress else { return false }
+                    guard last.count == line.count, let a = last.baseAddress, let b = line.baseAddress else {
+                        return false
+                    }
                     return memcmp(a, b, line.count) == 0
                 }
             }
