@@ -44,7 +44,7 @@ extension APNsRequest {
 
         // `.map { $0.value }`, not `?.value`: optional chaining copied the APNs module's optional
         // values through the generic Optional value witness (~300 instructions per request).
-        init(_ notification: Notification) {
+        init(_ notification: borrowing Notification) {
             tokenHex = notification.token.hex
             pushType = notification.pushType
             topic = notification.topic.map { $0.value }

@@ -184,7 +184,8 @@ struct BulkWorld {
     /// it, later ones at it: a token APNs calls expired may be re-signed (the 20-minute rule).
     static let now = 1_767_225_600
 
-    static func start(faults: [Fault]) async throws -> BulkWorld {
+    /// `streams`: the emulator's SETTINGS_MAX_CONCURRENT_STREAMS, before and after authentication.
+    static func start(faults: [Fault], streams: UInt32? = nil) async throws -> BulkWorld {
         let now = Self.now
         let signed = Atomic(false)
         let clientClock: @Sendable () -> Int = {
@@ -192,9 +193,13 @@ struct BulkWorld {
         }
         let key = try P256PrivateKey.generate()
         let loops = try EventLoopGroup(loopCount: 1, name: "bulk-emulator")
-        let emulator = try await Emulator.start(
-            EmulatorConfiguration(keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)]),
-            loops: loops, clock: { now })
+        var configuration = EmulatorConfiguration(
+            keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)])
+        if let streams {
+            configuration.initialMaxConcurrentStreams = streams
+            configuration.authenticatedMaxConcurrentStreams = streams
+        }
+        let emulator = try await Emulator.start(configuration, loops: loops, clock: { now })
         for fault in faults { emulator.faults.add(fault) }
         let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(emulator.port)")
         let clientLoops = try EventLoopGroup(loopCount: 1, name: "bulk-client")

@@ -82,6 +82,9 @@ final class LoopPool: @unchecked Sendable {
 
     // MARK: Requests
 
+    /// Requests waiting for a stream (the bulk sender holds back while enough wait).
+    var waitingCount: Int { waiting.count }
+
     /// Takes a request; its continuation is resumed exactly once, on the loop.
     func perform(_ request: APNsRequest, timeout: Duration, continuation: Continuation) {
         perform(request, timeout: timeout, completion: .continuation(continuation))

@@ -1,5 +1,8 @@
 import APNs
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One line of a bulk NDJSON request stream: `{"token": "...", "payload": {...}}` with, optionally,
 /// any header by its APNs name; absent headers take the command line's defaults.
@@ -37,7 +40,7 @@ struct BulkRequestDecoder {
                 throw LineError(line: number, message: "\"payload\" is missing or not an object")
             }
             return try build(
-                number: number, tokenText: tokenText, payload: Array(payload)
+                number: number, tokenText: tokenText, payload: sharedPayload(payload)
             ) { name, fallback in fields.header(name) ?? fallback }
         }
         return try decodeParsed(line, number: number)
@@ -98,6 +101,25 @@ struct BulkRequestDecoder {
         }
     }
 
+    /// The payload's bytes as an array: the previous line's array when the bytes are the same
+    /// (bulk files often send one payload to many tokens), so identical payloads share one buffer
+    /// instead of an allocation each, made on the decoding thread and freed on the sending loop's.
+    private func sharedPayload(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        lintCache.state.withLock { state in
+            let same = state.lastPayload.withUnsafeBytes { last in
+                bytes.withUnsafeBytes { line in
+                    guard last.count == line.count, let a = last.baseAddress, let b = line.baseAddress else {
+                        return false
+                    }
+                    return memcmp(a, b, line.count) == 0
+                }
+            }
+            if same { return state.lastPayload }
+            state.lastPayload = Array(bytes)
+            return state.lastPayload
+        }
+    }
+
     /// The push type the linter infers for a payload (alert when it cannot tell), remembered by
     /// the exact payload bytes and topic: a file of identical requests is linted once.
     private func inferredPushType(_ payload: EncodedPayload, topic: String?) -> PushType {
@@ -132,12 +154,14 @@ struct LintCacheKey: Hashable {
     }
 }
 
-/// Lint verdicts by exact input, shared by copies of a decoder.
+/// Lint verdicts by exact input, and the last payload read, shared by copies of a decoder.
 final class LintCache: Sendable {
     struct State {
         var pushTypes: [LintCacheKey: PushType] = [:]
         /// The verdict last found or made.
         var last: (key: LintCacheKey, pushType: PushType)?
+        /// The payload of the last line read by the scan (`sharedPayload`).
+        var lastPayload: [UInt8] = []
     }
 
     static let capacity = 1024

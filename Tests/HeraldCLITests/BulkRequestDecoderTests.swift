@@ -1,0 +1,40 @@
+import APNs
+import Testing
+
+@testable import HeraldCLI
+
+/// A line's payload shares the previous line's array when the bytes are the same, and only then.
+@Suite(.timeLimit(.minutes(1)))
+struct BulkRequestDecoderTests {
+    static let token = String(repeating: "ab", count: 32)
+
+    static func line(_ payload: String) -> [UInt8] {
+        Array(#"{"token":"\#(token)","payload":\#(payload)}"#.utf8)
+    }
+
+    static func storage(_ bytes: [UInt8]) -> UnsafeRawPointer? {
+        bytes.withUnsafeBytes { $0.baseAddress }
+    }
+
+    /// Payloads in line order: equal neighbours, a change, a change back, a same-length change.
+    @Test(arguments: [
+        [#"{"aps":{"alert":"a"}}"#, #"{"aps":{"alert":"a"}}"#],
+        [#"{"aps":{"alert":"a"}}"#, #"{"aps":{"alert":"b"}}"#, #"{"aps":{"alert":"a"}}"#],
+        [#"{"aps":{"alert":"a"}}"#, #"{"aps":{"alert":"ab"}}"#, #"{"aps":{"alert":"ab"}}"#],
+        [#"{}"#, #"{"aps":{}}"#, #"{}"#],
+    ])
+    func payloadsAreSharedOnlyWhenEqual(_ payloads: [String]) throws {
+        let decoder = BulkRequestDecoder(
+            topic: "com.example.app", pushType: "alert", priority: nil, expiration: nil, collapseID: nil)
+        var previous: [UInt8]?
+        for (index, payload) in payloads.enumerated() {
+            let notification = try decoder.decode(Self.line(payload), number: index + 1)
+            let bytes = notification.payload.bytes
+            #expect(bytes == Array(payload.utf8), "line \(index + 1) keeps its own bytes")
+            if let previous {
+                #expect((Self.storage(previous) == Self.storage(bytes)) == (previous == bytes))
+            }
+            previous = bytes
+        }
+    }
+}
