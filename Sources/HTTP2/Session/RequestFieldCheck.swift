@@ -250,7 +250,7 @@ struct RequestFieldCheck {
     }
 
     /// A non-negative decimal that fits an `Int64`.
-    private static func decimal(_ value: UnsafeBufferPointer<UInt8>) -> Int64? {
+    static func decimal(_ value: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard !value.isEmpty else { return nil }
         var result: Int64 = 0
         for byte in value {
@@ -263,14 +263,14 @@ struct RequestFieldCheck {
         return result
     }
 
-    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
         guard bytes.count == text.utf8CodeUnitCount else { return false }
         for index in 0..<bytes.count where bytes[index] != text.utf8Start[index] { return false }
         return true
     }
 
     /// `bytes` in ASCII lowercase are `text` (lowercase).
-    private static func equalsLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+    static func equalsLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
         guard bytes.count == text.utf8CodeUnitCount else { return false }
         for index in 0..<bytes.count {
             let byte = bytes[index]
