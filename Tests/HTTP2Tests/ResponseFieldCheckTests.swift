@@ -284,6 +284,27 @@ struct ResponseFieldCheckTests {
         #expect(outcomes.filter { if case .failed = $0 { true } else { false } }.count > 40)
     }
 
+    /// The names the check compares as words are the words of their text.
+    @Test(arguments: [
+        (":status", ResponseFieldCheck.Words.status, nil), ("te", ResponseFieldCheck.Words.te, nil),
+        ("upgrade", ResponseFieldCheck.Words.upgrade, nil),
+        ("connection", ResponseFieldCheck.Words.connection.first, ResponseFieldCheck.Words.connection.last),
+        ("keep-alive", ResponseFieldCheck.Words.keepAlive.first, ResponseFieldCheck.Words.keepAlive.last),
+        ("content-length", ResponseFieldCheck.Words.contentLength.first, ResponseFieldCheck.Words.contentLength.last),
+        ("proxy-connection", ResponseFieldCheck.Words.proxyConnection.first, ResponseFieldCheck.Words.proxyConnection.last),
+        ("transfer-encoding", ResponseFieldCheck.Words.transferEncoding.first, ResponseFieldCheck.Words.transferEncoding.last),
+    ] as [(String, UInt64, UInt64?)])
+    func wordsSpellTheirNames(name: String, first: UInt64, last: UInt64?) {
+        func word(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+            bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) }
+        }
+        let bytes = Array(name.utf8)
+        #expect(word(bytes.prefix(8)) == first)
+        if let last { #expect(word(bytes.suffix(8)) == last) }
+        let short = bytes.prefix(8).withUnsafeBufferPointer { RequestFieldCheck.shortWord($0) }
+        #expect(short == word(bytes.prefix(8)))
+    }
+
     /// A body limit of one byte meets content-length and bodies that break it.
     @Test func mutationsAtASmallBodyLimit() throws {
         try Self.compare(Self.mutated(seed: 21, count: 300), maxBodySize: 1)

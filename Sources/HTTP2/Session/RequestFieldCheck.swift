@@ -145,12 +145,42 @@ struct RequestFieldCheck {
     /// the last word overlapping the one before it.
     static func isRegularName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = name.baseAddress else { return false }
-        if name.count >= 8,
-            allWords(of: name, base: base, satisfy: isPlainNameWord)
-        {
-            return true
+        if name.count >= 8 {
+            if allWords(of: name, base: base, satisfy: isPlainNameWord) { return true }
+        } else if isPlainNameWord(shortWord(name) | padding(name.count)) {
+            return true  // a short name, padded with "a" to a word
         }
         return name.allSatisfy { CharacterSet.fieldName.contains($0) }
+    }
+
+    /// The bytes of a field of at most eight bytes (at least one) as a little-endian word, zero
+    /// above them: two overlapping four-byte loads from four bytes up, byte by byte below.
+    @inline(__always)
+    static func shortWord(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = bytes.baseAddress else { return 0 }
+        let count = bytes.count
+        if count >= 4 {
+            let low = UInt64(UInt32(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt32.self)))
+            let high = UInt64(UInt32(littleEndian: UnsafeRawPointer(base + count - 4).loadUnaligned(as: UInt32.self)))
+            return low | high << UInt64(8 * (count - 4))
+        }
+        var word: UInt64 = 0
+        for index in 0..<count {
+            word |= UInt64(base[index]) << UInt64(8 * index)
+        }
+        return word
+    }
+
+    /// "a" in each byte above the first `count` (1 to 7) of a word: a byte every word check passes.
+    @inline(__always)
+    static func padding(_ count: Int) -> UInt64 {
+        0x6161_6161_6161_6161 & ~(UInt64.max >> UInt64(64 - 8 * count))
+    }
+
+    /// Eight bytes at `offset` as a little-endian word.
+    @inline(__always)
+    static func word(_ base: UnsafePointer<UInt8>, at offset: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
     }
 
     /// Whether every eight-byte word of `bytes` (at least eight of them) satisfies `test`: the
@@ -201,7 +231,11 @@ struct RequestFieldCheck {
     static func isFieldValue(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = value.baseAddress, let first = value.first, let last = value.last else { return true }
         if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 { return false }
-        if value.count >= 8, allWords(of: value, base: base, satisfy: { !hasControlByte($0) }) { return true }
+        if value.count >= 8 {
+            if allWords(of: value, base: base, satisfy: { !hasControlByte($0) }) { return true }
+        } else if !hasControlByte(shortWord(value) | padding(value.count)) {
+            return true  // a short value, padded with "a" to a word
+        }
         return value.allSatisfy { ($0 >= 0x20 || $0 == 0x09) && $0 != 0x7F }
     }
 

@@ -51,35 +51,81 @@ struct ResponseFieldCheck {
         laterBlock && !expectsFinalResponse
     }
 
-    /// Checks one field of the response's header block (`trailer`: of its trailers).
+    /// Checks one field of the response's header block (`trailer`: of its trailers). Names are
+    /// compared as little-endian words (a name of 9 to 16 bytes by its first and last eight).
     mutating func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, trailer: Bool) -> Verdict {
-        guard let first = name.first else { return .malformed }
-        if first == UInt8(ascii: ":") {
-            guard !trailer, !pseudoDisallowed, status == -1, RequestFieldCheck.equals(name, ":status"),
-                value.count == 3, let parsed = RequestFieldCheck.decimal(value), parsed != 101
-            else { return .malformed }
-            status = Int(parsed)
-            return .keep
+        guard let base = name.baseAddress, !name.isEmpty else { return .malformed }
+        if base[0] == UInt8(ascii: ":") {
+            return statusField(name, value, trailer: trailer)
         }
         guard RequestFieldCheck.isRegularName(name), RequestFieldCheck.isFieldValue(value) else { return .malformed }
         switch name.count {
-        case 2 where RequestFieldCheck.equals(name, "te"):
-            guard RequestFieldCheck.equalsLowercase(value, "trailers") else { return .malformed }
-        case 7 where RequestFieldCheck.equals(name, "upgrade"):
-            return .malformed
-        case 10 where RequestFieldCheck.equals(name, "connection") || RequestFieldCheck.equals(name, "keep-alive"):
-            return .malformed
-        case 14 where RequestFieldCheck.equals(name, "content-length"):
-            return contentLengthField(value)
-        case 16 where RequestFieldCheck.equals(name, "proxy-connection"):
-            return .malformed
-        case 17 where RequestFieldCheck.equals(name, "transfer-encoding"):
-            return .malformed
+        case 2:
+            if RequestFieldCheck.shortWord(name) == Words.te, !RequestFieldCheck.equalsLowercase(value, "trailers") {
+                return .malformed
+            }
+        case 7:
+            if RequestFieldCheck.shortWord(name) == Words.upgrade { return .malformed }
+        case 10:
+            let first = RequestFieldCheck.word(base, at: 0)
+            let last = RequestFieldCheck.word(base, at: 2)
+            if first == Words.connection.first && last == Words.connection.last
+                || first == Words.keepAlive.first && last == Words.keepAlive.last
+            {
+                return .malformed
+            }
+        case 14:
+            if RequestFieldCheck.word(base, at: 0) == Words.contentLength.first,
+                RequestFieldCheck.word(base, at: 6) == Words.contentLength.last
+            {
+                return contentLengthField(value)
+            }
+        case 16:
+            if RequestFieldCheck.word(base, at: 0) == Words.proxyConnection.first,
+                RequestFieldCheck.word(base, at: 8) == Words.proxyConnection.last
+            {
+                return .malformed
+            }
+        case 17:
+            if RequestFieldCheck.word(base, at: 0) == Words.transferEncoding.first, base[8] == UInt8(ascii: "-"),
+                RequestFieldCheck.word(base, at: 9) == Words.transferEncoding.last
+            {
+                return .malformed
+            }
         default:
             break
         }
         pseudoDisallowed = true
         return .keep
+    }
+
+    /// A pseudo-header: only `:status`, once, first, three digits, not 101.
+    private mutating func statusField(
+        _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, trailer: Bool
+    ) -> Verdict {
+        guard !trailer, !pseudoDisallowed, status == -1, name.count == 7,
+            RequestFieldCheck.shortWord(name) == Words.status, value.count == 3, let digits = value.baseAddress
+        else { return .malformed }
+        let hundreds = digits[0] &- UInt8(ascii: "0")
+        let tens = digits[1] &- UInt8(ascii: "0")
+        let ones = digits[2] &- UInt8(ascii: "0")
+        guard hundreds < 10, tens < 10, ones < 10 else { return .malformed }
+        let parsed = Int(hundreds) * 100 + Int(tens) * 10 + Int(ones)
+        guard parsed != 101 else { return .malformed }  // no Upgrade in HTTP/2 (RFC 9113 8.6)
+        status = parsed
+        return .keep
+    }
+
+    /// The names checked, as little-endian words (`ResponseFieldCheckTests` checks each against its text).
+    enum Words {
+        static var status: UInt64 { 0x0073_7574_6174_733A }
+        static var te: UInt64 { 0x6574 }
+        static var upgrade: UInt64 { 0x0065_6461_7267_7075 }
+        static var connection: (first: UInt64, last: UInt64) { (0x6974_6365_6E6E_6F63, 0x6E6F_6974_6365_6E6E) }
+        static var keepAlive: (first: UInt64, last: UInt64) { (0x696C_612D_7065_656B, 0x6576_696C_612D_7065) }
+        static var contentLength: (first: UInt64, last: UInt64) { (0x2D74_6E65_746E_6F63, 0x6874_676E_656C_2D74) }
+        static var proxyConnection: (first: UInt64, last: UInt64) { (0x6F63_2D79_786F_7270, 0x6E6F_6974_6365_6E6E) }
+        static var transferEncoding: (first: UInt64, last: UInt64) { (0x7265_6673_6E61_7274, 0x676E_6964_6F63_6E65) }
     }
 
     private mutating func contentLengthField(_ value: UnsafeBufferPointer<UInt8>) -> Verdict {
