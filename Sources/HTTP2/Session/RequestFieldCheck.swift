@@ -143,6 +143,7 @@ struct RequestFieldCheck {
 
     /// Lowercase token characters only: the common names (a-z, 0-9 and "-") eight bytes at a time,
     /// the last word overlapping the one before it.
+    @inline(__always)
     static func isRegularName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = name.baseAddress else { return false }
         if name.count >= 8 {
@@ -228,6 +229,7 @@ struct RequestFieldCheck {
 
     /// RFC 9113 8.2.1: no NUL, CR, LF or other control character but HTAB, and no whitespace at
     /// either end. Eight bytes at a time until a word holds a byte below 0x20 or DEL.
+    @inline(__always)
     static func isFieldValue(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = value.baseAddress, let first = value.first, let last = value.last else { return true }
         if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 { return false }
