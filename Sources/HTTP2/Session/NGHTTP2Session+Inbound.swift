@@ -48,8 +48,8 @@ extension NGHTTP2Session {
                 return NGHTTP2.temporalCallbackFailure
             }
         } else if checksResponses {
-            let trailer = slots[index].responseCheck.isTrailer(laterBlock: frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS)
-            switch slots[index].responseCheck.field(name: name, value: value, trailer: trailer) {
+            let laterBlock = frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS
+            switch slots[index].responseCheck.field(name: name, value: value, laterBlock: laterBlock) {
             case .keep: break
             case .drop: return 0
             case .malformed:
@@ -198,8 +198,8 @@ extension NGHTTP2Session {
         guard header.type == NGHTTP2.frameHeaders else {
             return !endStream || slots[index].responseCheck.endStream()
         }
-        let trailer = slots[index].responseCheck.isTrailer(laterBlock: frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS)
-        return slots[index].responseCheck.headersComplete(trailer: trailer, endStream: endStream)
+        let laterBlock = frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS
+        return slots[index].responseCheck.headersComplete(laterBlock: laterBlock, endStream: endStream)
     }
 
     /// Server: resets a request HTTP/2 calls malformed (RFC 9113 8.1.1), as nghttp2 would.

@@ -47,16 +47,18 @@ struct ResponseFieldCheck {
 
     /// Whether a HEADERS frame of category HEADERS (not the first) carries trailers: not when a
     /// 1xx came before it.
+    @inline(__always)
     func isTrailer(laterBlock: Bool) -> Bool {
         laterBlock && !expectsFinalResponse
     }
 
-    /// Checks one field of the response's header block (`trailer`: of its trailers). Names are
-    /// compared as little-endian words (a name of 9 to 16 bytes by its first and last eight).
-    mutating func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, trailer: Bool) -> Verdict {
+    /// Checks one field of a header block of the response (`laterBlock`: not its first HEADERS
+    /// frame, so trailers unless a 1xx came before). Names are compared as little-endian words (a
+    /// name of 9 to 16 bytes by its first and last eight).
+    mutating func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, laterBlock: Bool) -> Verdict {
         guard let base = name.baseAddress, !name.isEmpty else { return .malformed }
         if base[0] == UInt8(ascii: ":") {
-            return statusField(name, value, trailer: trailer)
+            return statusField(name, value, trailer: isTrailer(laterBlock: laterBlock))
         }
         guard RequestFieldCheck.isRegularName(name), RequestFieldCheck.isFieldValue(value) else { return .malformed }
         switch name.count {
@@ -143,10 +145,10 @@ struct ResponseFieldCheck {
         return .keep
     }
 
-    /// Whether a header block, now complete, leaves the response well formed (`trailer`: the block
-    /// was trailers; `endStream`: its frame ended the stream).
-    mutating func headersComplete(trailer: Bool, endStream: Bool) -> Bool {
-        if trailer {
+    /// Whether a header block, now complete, leaves the response well formed (`laterBlock`: not
+    /// the first HEADERS frame; `endStream`: its frame ended the stream).
+    mutating func headersComplete(laterBlock: Bool, endStream: Bool) -> Bool {
+        if isTrailer(laterBlock: laterBlock) {
             guard endStream else { return false }
         } else {
             guard status != -1 else { return false }
