@@ -72,7 +72,8 @@ struct ResponseFieldCheckTests {
         }
         let onlyHeaders = response.body.isEmpty && response.trailers == nil
         bytes += Wire.frame(
-            type: 1, flags: endHeaders | (onlyHeaders ? endStream : 0), stream: stream, Wire.headerBlock(response.fields))
+            type: 1, flags: endHeaders | (onlyHeaders ? endStream : 0), stream: stream,
+            Wire.headerBlock(response.fields))
         if !response.body.isEmpty {
             bytes += Wire.frame(type: 0, flags: response.trailers == nil ? endStream : 0, stream: stream, response.body)
         }
@@ -169,17 +170,19 @@ struct ResponseFieldCheckTests {
         (bytes("date"), bytes("Sun, 29 Nov 2026 20:00:00 GMT")),
     ]
 
-    static let names: [[UInt8]] = [
-        "", ":status", ":path", ":method", ":foo", ":", ":Status", "host", "Host", "content-length", "connection",
-        "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "apns-id", "x-Upper", "x y", "x:y",
-        "x\"y", "x@y", "a", "x-custom-header-0123456789",
-    ].map(bytes) + [[0x78, 0x00], [0xC3, 0xBC], [0x78, 0x7F]]
+    static let names: [[UInt8]] =
+        [
+            "", ":status", ":path", ":method", ":foo", ":", ":Status", "host", "Host", "content-length", "connection",
+            "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "apns-id", "x-Upper", "x y", "x:y",
+            "x\"y", "x@y", "a", "x-custom-header-0123456789",
+        ].map(bytes) + [[0x78, 0x00], [0xC3, 0xBC], [0x78, 0x7F]]
 
-    static let values: [[UInt8]] = [
-        "", " x", "x ", "\t", "x\t", "\tx", "a\tb", "trailers", "TRAILERS", "gzip", "0", "2", "12", "abc", "-1",
-        "+2", "99999999999999999999", "9223372036854775807", "200", "204", "304", "100", "103", "101", "199", "099",
-        "2000", "20", "2x0", "400", "410", "reason: {\"reason\":\"BadDeviceToken\"}",
-    ].map(bytes) + [[0x61, 0x00, 0x62], [0x61, 0x0D, 0x62], [0x61, 0x0A], [0x7F], [0xC3, 0xBC], [0x2F, 0xFF]]
+    static let values: [[UInt8]] =
+        [
+            "", " x", "x ", "\t", "x\t", "\tx", "a\tb", "trailers", "TRAILERS", "gzip", "0", "2", "12", "abc", "-1",
+            "+2", "99999999999999999999", "9223372036854775807", "200", "204", "304", "100", "103", "101", "199", "099",
+            "2000", "20", "2x0", "400", "410", "reason: {\"reason\":\"BadDeviceToken\"}",
+        ].map(bytes) + [[0x61, 0x00, 0x62], [0x61, 0x0D, 0x62], [0x61, 0x0A], [0x7F], [0xC3, 0xBC], [0x2F, 0xFF]]
 
     static let statuses = ["200", "204", "304", "400", "100", "103", "101", "199", "099", "2000", "20", "2x0", " 20"]
 
@@ -198,7 +201,8 @@ struct ResponseFieldCheckTests {
                 case 2 where !response.fields.isEmpty: response.fields[min(position, last)].0 = pick(names)
                 case 3 where !response.fields.isEmpty: response.fields[min(position, last)].1 = pick(values)
                 case 4 where !response.fields.isEmpty:
-                    response.fields.insert(response.fields[min(position, last)], at: Int(random.next() % UInt64(response.fields.count)))
+                    response.fields.insert(
+                        response.fields[min(position, last)], at: Int(random.next() % UInt64(response.fields.count)))
                 case 5:
                     response.fields.append((bytes("content-length"), bytes(pick(["0", "2", "3", "1", "x", "2"]))))
                 case 6: response.body = pick([[], bytes("{}"), bytes("{\"a\":1}")])
@@ -285,15 +289,25 @@ struct ResponseFieldCheckTests {
     }
 
     /// The names the check compares as words are the words of their text.
-    @Test(arguments: [
-        (":status", ResponseFieldCheck.Words.status, nil), ("te", ResponseFieldCheck.Words.te, nil),
-        ("upgrade", ResponseFieldCheck.Words.upgrade, nil),
-        ("connection", ResponseFieldCheck.Words.connection.first, ResponseFieldCheck.Words.connection.last),
-        ("keep-alive", ResponseFieldCheck.Words.keepAlive.first, ResponseFieldCheck.Words.keepAlive.last),
-        ("content-length", ResponseFieldCheck.Words.contentLength.first, ResponseFieldCheck.Words.contentLength.last),
-        ("proxy-connection", ResponseFieldCheck.Words.proxyConnection.first, ResponseFieldCheck.Words.proxyConnection.last),
-        ("transfer-encoding", ResponseFieldCheck.Words.transferEncoding.first, ResponseFieldCheck.Words.transferEncoding.last),
-    ] as [(String, UInt64, UInt64?)])
+    @Test(
+        arguments: [
+            (":status", ResponseFieldCheck.Words.status, nil), ("te", ResponseFieldCheck.Words.te, nil),
+            ("upgrade", ResponseFieldCheck.Words.upgrade, nil),
+            ("connection", ResponseFieldCheck.Words.connection.first, ResponseFieldCheck.Words.connection.last),
+            ("keep-alive", ResponseFieldCheck.Words.keepAlive.first, ResponseFieldCheck.Words.keepAlive.last),
+            (
+                "content-length", ResponseFieldCheck.Words.contentLength.first,
+                ResponseFieldCheck.Words.contentLength.last
+            ),
+            (
+                "proxy-connection", ResponseFieldCheck.Words.proxyConnection.first,
+                ResponseFieldCheck.Words.proxyConnection.last
+            ),
+            (
+                "transfer-encoding", ResponseFieldCheck.Words.transferEncoding.first,
+                ResponseFieldCheck.Words.transferEncoding.last
+            ),
+        ] as [(String, UInt64, UInt64?)])
     func wordsSpellTheirNames(name: String, first: UInt64, last: UInt64?) {
         func word(_ bytes: ArraySlice<UInt8>) -> UInt64 {
             bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) }

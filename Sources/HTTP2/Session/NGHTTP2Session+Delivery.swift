@@ -33,7 +33,8 @@ extension NGHTTP2Session {
         // NO_ERROR and no RST_STREAM left to send; it is reported as nghttp2 reports it: reset with
         // PROTOCOL_ERROR.
         let code =
-            slot.localReset == .malformedResponse ? HTTP2ErrorCode.protocolError : HTTP2ErrorCode(rawValue: slot.closeCode)
+            slot.localReset == .malformedResponse
+            ? HTTP2ErrorCode.protocolError : HTTP2ErrorCode(rawValue: slot.closeCode)
         let kind: HTTP2StreamError.Kind
         switch slot.localReset {
         case .cancelled:

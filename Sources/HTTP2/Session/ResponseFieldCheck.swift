@@ -55,7 +55,9 @@ struct ResponseFieldCheck {
     /// Checks one field of a header block of the response (`laterBlock`: not its first HEADERS
     /// frame, so trailers unless a 1xx came before). Names are compared as little-endian words (a
     /// name of 9 to 16 bytes by its first and last eight).
-    mutating func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, laterBlock: Bool) -> Verdict {
+    mutating func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, laterBlock: Bool)
+        -> Verdict
+    {
         guard let base = name.baseAddress, !name.isEmpty else { return .malformed }
         if base[0] == UInt8(ascii: ":") {
             return statusField(name, value, trailer: isTrailer(laterBlock: laterBlock))
