@@ -20,6 +20,9 @@ public struct HTTP2SessionConfiguration: Sendable, Equatable {
     /// Server: let nghttp2 check requests against HTTP/2's rules (its "HTTP messaging") instead of
     /// ``RequestFieldCheck``. Only for tests, which compare the two.
     var libraryChecksRequests = false
+    /// Client: let nghttp2 check responses against HTTP/2's rules instead of ``ResponseFieldCheck``.
+    /// Only for tests, which compare the two.
+    var libraryChecksResponses = false
     /// Client: the response header fields to keep (nil: all of them). The others still count
     /// against `maxHeaderListSize` but are dropped unread; `:status` is always parsed into the
     /// response's `status`, and appears among its headers only if named here.

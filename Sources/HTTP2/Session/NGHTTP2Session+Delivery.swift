@@ -29,7 +29,12 @@ extension NGHTTP2Session {
     /// Why a client stream closed without a complete response.
     func streamError(_ index: Int32) -> HTTP2StreamError {
         let slot = slots[index]
-        let code = HTTP2ErrorCode(rawValue: slot.closeCode)
+        // A response found malformed by its last frame (END_STREAM) closes the stream at once, with
+        // NO_ERROR and no RST_STREAM left to send; it is reported as nghttp2 reports it: reset with
+        // PROTOCOL_ERROR.
+        let code =
+            slot.localReset == .malformedResponse
+            ? HTTP2ErrorCode.protocolError : HTTP2ErrorCode(rawValue: slot.closeCode)
         let kind: HTTP2StreamError.Kind
         switch slot.localReset {
         case .cancelled:
@@ -40,7 +45,7 @@ extension NGHTTP2Session {
             kind = .bodyTooLarge(limit: configuration.maxBodySize)
         case .sessionClosed:
             kind = .connectionClosed
-        case .malformedRequest:
+        case .malformedRequest, .malformedResponse:
             kind = .reset(code)
         case nil:
             kind = code == .refusedStream ? .refused : .reset(code)

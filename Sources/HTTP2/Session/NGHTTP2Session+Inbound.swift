@@ -47,6 +47,15 @@ extension NGHTTP2Session {
                 rejectRequest(session, index)
                 return NGHTTP2.temporalCallbackFailure
             }
+        } else if checksResponses {
+            let laterBlock = frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS
+            switch slots[index].responseCheck.field(name: name, value: value, laterBlock: laterBlock) {
+            case .keep: break
+            case .drop: return 0
+            case .malformed:
+                reject(session, index, as: .malformedResponse)
+                return NGHTTP2.temporalCallbackFailure
+            }
         }
         let listSize = slots[index].headerListSize + name.count + value.count + 32
         guard listSize <= configuration.maxHeaderListSize else {
@@ -92,6 +101,10 @@ extension NGHTTP2Session {
             rejectRequest(session, index)  // more than content-length
             return 0
         }
+        if checksResponses, !slots[index].responseCheck.data(count: data.count) {
+            reject(session, index, as: .malformedResponse)  // before the final response, or past content-length
+            return 0
+        }
         guard !slots[index].discardingBody else { return 0 }
         if role == .client, slots[index].streaming {
             if slots[index].body.isEmpty { events.append(.responseData(slot: index)) }
@@ -118,6 +131,12 @@ extension NGHTTP2Session {
         let header = frame.pointee.hd
         switch header.type {
         case NGHTTP2.frameData, NGHTTP2.frameHeaders:
+            if checksResponses, let index = slot(session, header.stream_id), slots[index].localReset == nil,
+                !responseFrameIsWellFormed(index, frame)
+            {
+                reject(session, index, as: .malformedResponse)
+                return 0
+            }
             if role == .client, header.type == NGHTTP2.frameHeaders, let index = slot(session, header.stream_id) {
                 noteResponseHead(index)
             }
@@ -170,9 +189,27 @@ extension NGHTTP2Session {
         return header.flags & NGHTTP2.flagEndStream == 0 || slots[index].requestCheck.endStream()
     }
 
+    /// Client, checking responses itself: whether a HEADERS or DATA frame leaves the response well
+    /// formed (`:status` in a response's block, trailers that end the stream, a final response and
+    /// a body that matches content-length at its end).
+    private func responseFrameIsWellFormed(_ index: Int32, _ frame: UnsafePointer<nghttp2_frame>) -> Bool {
+        let header = frame.pointee.hd
+        let endStream = header.flags & NGHTTP2.flagEndStream != 0
+        guard header.type == NGHTTP2.frameHeaders else {
+            return !endStream || slots[index].responseCheck.endStream()
+        }
+        let laterBlock = frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS
+        return slots[index].responseCheck.headersComplete(laterBlock: laterBlock, endStream: endStream)
+    }
+
     /// Server: resets a request HTTP/2 calls malformed (RFC 9113 8.1.1), as nghttp2 would.
     private func rejectRequest(_ session: OpaquePointer, _ index: Int32) {
-        slots[index].localReset = .malformedRequest
+        reject(session, index, as: .malformedRequest)
+    }
+
+    /// Resets a stream whose message HTTP/2 calls malformed (RFC 9113 8.1.1) with PROTOCOL_ERROR, as nghttp2 would.
+    private func reject(_ session: OpaquePointer, _ index: Int32, as reason: StreamSlot.LocalReset) {
+        slots[index].localReset = reason
         nghttp2_submit_rst_stream(
             session, NGHTTP2.flagNone, slots[index].streamID, HTTP2ErrorCode.protocolError.rawValue)
     }

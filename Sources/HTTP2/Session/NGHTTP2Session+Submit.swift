@@ -22,7 +22,9 @@ extension NGHTTP2Session {
         if let body, hasBody {
             slots[index].outgoingBody = body
         }
+        var method = SpecialMethod.other
         let streamID = withFields(block: block, buffer: buffer, status: nil) { fields, count in
+            if checksResponses { method = Self.specialMethod(fields, count) }
             guard hasBody else { return nghttp2_submit_request(session, nil, fields, count, nil, userData) }
             var provider = nghttp2_data_provider(
                 source: nghttp2_data_source(ptr: userData), read_callback: readOutgoingBody)
@@ -33,7 +35,27 @@ extension NGHTTP2Session {
             throw HTTP2Error.library("nghttp2_submit_request", Int(streamID))
         }
         slots[index].streamID = streamID
+        slots[index].responseCheck.requestIsHead = method == .head
+        slots[index].responseCheck.requestIsConnect = method == .connect
         return streamID
+    }
+
+    enum SpecialMethod { case other, head, connect }
+
+    /// Whether the request's `:method` (among its leading pseudo-headers) is HEAD or CONNECT, whose
+    /// responses HTTP/2 checks differently.
+    static func specialMethod(_ fields: UnsafePointer<nghttp2_nv>, _ count: Int) -> SpecialMethod {
+        for index in 0..<count {
+            let field = fields[index]
+            guard field.namelen > 0, field.name[0] == UInt8(ascii: ":") else { break }
+            let name = UnsafeBufferPointer(start: field.name, count: field.namelen)
+            guard RequestFieldCheck.equals(name, ":method") else { continue }
+            let value = UnsafeBufferPointer(start: field.value, count: field.valuelen)
+            if RequestFieldCheck.equals(value, "HEAD") { return .head }
+            if RequestFieldCheck.equals(value, "CONNECT") { return .connect }
+            return .other
+        }
+        return .other
     }
 
     /// Server: queues the response to a request that was delivered and whose stream is still open.

@@ -40,6 +40,8 @@ final class NGHTTP2Session {
     let configuration: HTTP2SessionConfiguration
     /// Server: requests are checked by ``RequestFieldCheck`` (nghttp2's HTTP messaging is off).
     let checksRequests: Bool
+    /// Client: responses are checked by ``ResponseFieldCheck`` (nghttp2's HTTP messaging is off).
+    let checksResponses: Bool
     /// nil once closed. (Unchecked exclusivity, like `failure` and `isDead`: read for every
     /// submit; see the SAFETY note below.)
     @exclusivity(unchecked) private(set) var session: OpaquePointer?
@@ -88,6 +90,7 @@ final class NGHTTP2Session {
         self.role = role
         self.configuration = configuration
         checksRequests = role == .server && !configuration.libraryChecksRequests
+        checksResponses = role == .client && !configuration.libraryChecksResponses
         filtersResponseHeaders = role == .client && configuration.keptResponseHeaders != nil
         keptHeaderLengths = configuration.keptResponseHeaders?.lengthMask ?? 0
         keptHeaders = configuration.keptResponseHeaders ?? HTTP2HeaderNameSet([])
@@ -104,8 +107,9 @@ final class NGHTTP2Session {
         guard optionResult == 0, let option else { throw HTTP2Error.library("nghttp2_option_new", Int(optionResult)) }
         defer { nghttp2_option_del(option) }
         if !configuration.acknowledgesPings { nghttp2_option_set_no_auto_ping_ack(option, 1) }
-        // A server checks requests itself (RequestFieldCheck): nghttp2's rules, at a lower cost.
-        if checksRequests { nghttp2_option_set_no_http_messaging(option, 1) }
+        // A server checks requests itself (RequestFieldCheck), a client responses
+        // (ResponseFieldCheck): nghttp2's rules, at a lower cost.
+        if checksRequests || checksResponses { nghttp2_option_set_no_http_messaging(option, 1) }
         // A server keeps closed streams only for the priority tree, which RFC 9113 deprecates and
         // nothing here uses: dropping them at once saves bookkeeping per request.
         if role == .server { nghttp2_option_set_no_closed_streams(option, 1) }

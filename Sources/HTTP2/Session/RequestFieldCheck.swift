@@ -143,14 +143,45 @@ struct RequestFieldCheck {
 
     /// Lowercase token characters only: the common names (a-z, 0-9 and "-") eight bytes at a time,
     /// the last word overlapping the one before it.
+    @inline(__always)
     static func isRegularName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = name.baseAddress else { return false }
-        if name.count >= 8,
-            allWords(of: name, base: base, satisfy: isPlainNameWord)
-        {
-            return true
+        if name.count >= 8 {
+            if allWords(of: name, base: base, satisfy: isPlainNameWord) { return true }
+        } else if isPlainNameWord(shortWord(name) | padding(name.count)) {
+            return true  // a short name, padded with "a" to a word
         }
         return name.allSatisfy { CharacterSet.fieldName.contains($0) }
+    }
+
+    /// The bytes of a field of at most eight bytes (at least one) as a little-endian word, zero
+    /// above them: two overlapping four-byte loads from four bytes up, byte by byte below.
+    @inline(__always)
+    static func shortWord(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = bytes.baseAddress else { return 0 }
+        let count = bytes.count
+        if count >= 4 {
+            let low = UInt64(UInt32(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt32.self)))
+            let high = UInt64(UInt32(littleEndian: UnsafeRawPointer(base + count - 4).loadUnaligned(as: UInt32.self)))
+            return low | high << UInt64(8 * (count - 4))
+        }
+        var word: UInt64 = 0
+        for index in 0..<count {
+            word |= UInt64(base[index]) << UInt64(8 * index)
+        }
+        return word
+    }
+
+    /// "a" in each byte above the first `count` (1 to 7) of a word: a byte every word check passes.
+    @inline(__always)
+    static func padding(_ count: Int) -> UInt64 {
+        0x6161_6161_6161_6161 & ~(UInt64.max >> UInt64(64 - 8 * count))
+    }
+
+    /// Eight bytes at `offset` as a little-endian word.
+    @inline(__always)
+    static func word(_ base: UnsafePointer<UInt8>, at offset: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
     }
 
     /// Whether every eight-byte word of `bytes` (at least eight of them) satisfies `test`: the
@@ -198,10 +229,15 @@ struct RequestFieldCheck {
 
     /// RFC 9113 8.2.1: no NUL, CR, LF or other control character but HTAB, and no whitespace at
     /// either end. Eight bytes at a time until a word holds a byte below 0x20 or DEL.
+    @inline(__always)
     static func isFieldValue(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = value.baseAddress, let first = value.first, let last = value.last else { return true }
         if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 { return false }
-        if value.count >= 8, allWords(of: value, base: base, satisfy: { !hasControlByte($0) }) { return true }
+        if value.count >= 8 {
+            if allWords(of: value, base: base, satisfy: { !hasControlByte($0) }) { return true }
+        } else if !hasControlByte(shortWord(value) | padding(value.count)) {
+            return true  // a short value, padded with "a" to a word
+        }
         return value.allSatisfy { ($0 >= 0x20 || $0 == 0x09) && $0 != 0x7F }
     }
 
@@ -250,7 +286,7 @@ struct RequestFieldCheck {
     }
 
     /// A non-negative decimal that fits an `Int64`.
-    private static func decimal(_ value: UnsafeBufferPointer<UInt8>) -> Int64? {
+    static func decimal(_ value: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard !value.isEmpty else { return nil }
         var result: Int64 = 0
         for byte in value {
@@ -263,14 +299,14 @@ struct RequestFieldCheck {
         return result
     }
 
-    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
         guard bytes.count == text.utf8CodeUnitCount else { return false }
         for index in 0..<bytes.count where bytes[index] != text.utf8Start[index] { return false }
         return true
     }
 
     /// `bytes` in ASCII lowercase are `text` (lowercase).
-    private static func equalsLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+    static func equalsLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
         guard bytes.count == text.utf8CodeUnitCount else { return false }
         for index in 0..<bytes.count {
             let byte = bytes[index]

@@ -20,6 +20,8 @@ struct StreamSlot {
         case sessionClosed
         /// Server: the request broke HTTP/2's rules for requests (RST_STREAM PROTOCOL_ERROR).
         case malformedRequest
+        /// Client: the response broke HTTP/2's rules for responses (RST_STREAM PROTOCOL_ERROR).
+        case malformedResponse
     }
 
     var state = State.free
@@ -60,6 +62,8 @@ struct StreamSlot {
     var body: [UInt8] = []
     /// Server: HTTP/2's rules for the request, checked as its fields and body arrive.
     var requestCheck = RequestFieldCheck()
+    /// Client: HTTP/2's rules for the response, checked as its fields and body arrive.
+    var responseCheck = ResponseFieldCheck()
 
     /// Clears the slot for reuse, keeping modest buffers (a stream that received megabytes gives
     /// its memory back).
@@ -83,6 +87,7 @@ struct StreamSlot {
         status = 0
         headerListSize = 0
         requestCheck = RequestFieldCheck()
+        responseCheck = ResponseFieldCheck()
         headers.reset(keepingAtMost: 4096)
         if body.capacity > 16_384 {
             body = []
