@@ -53,7 +53,8 @@ struct DeliveryRecordEncodingTests {
     }
 
     @Test(arguments: [
-        (25, UInt8(2), "flags is 2, only bit 0 is defined"),
+        (25, UInt8(4), "flags is 4, only bits 0 and 1 are defined"),
+        (25, UInt8(2), "repeats the previous record's payload, but is the first"),
         (26 + 4, UInt8(0), "field 1 ends at 0, before"),
         (58 + 3, UInt8(0x7F), "need more than the"),
     ])
@@ -62,5 +63,41 @@ struct DeliveryRecordEncodingTests {
         bytes[offset] = value
         let error = #expect(throws: DeliveryRecordDecodingError.self) { try DeliveryRecord.decodeAll(bytes) }
         #expect(error?.rule.contains(rule) == true, "\(String(describing: error))")
+    }
+
+    /// A payload equal to the previous record's (a notification fanned out to many tokens) is
+    /// written once per run of equal payloads: the records read back the same, sharing the bytes.
+    @Test func repeatedPayloadsAreWrittenOnce() throws {
+        let payload = Array(#"{"aps":{"alert":"sale"}}"#.utf8)
+        func delivery(_ token: String, _ payload: [UInt8]) -> Delivery {
+            Delivery(
+                receivedAt: 1, token: token, topic: "com.example.app", pushType: "alert", priority: 10,
+                apnsID: nil, uniqueID: nil, status: 200, reason: nil, payload: payload)
+        }
+        let other = Array(#"{"aps":{"alert":"other"}}"#.utf8)
+        let deliveries = [
+            delivery("aa", payload), delivery("bb", Array(payload)), delivery("cc", payload), delivery("dd", other),
+            delivery("ee", payload), delivery("ff", []), delivery("00", []),
+        ]
+        let bytes = Self.encoded(deliveries)
+        let full = deliveries.reduce(0) { $0 + DeliveryRecord($1).encodedSize }
+        #expect(bytes.count == full - 2 * payload.count, "the second and third payloads are not repeated")
+        #expect(try DeliveryRecord.decodeAll(bytes).map(\.delivery) == deliveries)
+    }
+
+    /// A record that repeats the previous payload must say its length as that payload has it.
+    @Test func aRepeatedPayloadOfAnotherLengthIsRefused() throws {
+        let payload = Array("{}".utf8)
+        func delivery(_ token: String) -> Delivery {
+            Delivery(
+                receivedAt: 1, token: token, topic: nil, pushType: nil, priority: nil, apnsID: nil, uniqueID: nil,
+                status: 200, reason: nil, payload: payload)
+        }
+        var bytes = Self.encoded([delivery("aa"), delivery("bb")])
+        let second = DeliveryRecord(delivery("aa")).encodedSize
+        #expect(bytes[second + 25] == 2, "the second record repeats the payload")
+        bytes[second + 58] = 3
+        let error = #expect(throws: DeliveryRecordDecodingError.self) { try DeliveryRecord.decodeAll(bytes) }
+        #expect(error?.record == 1 && error?.rule.contains("repeats the previous payload (2 bytes) as 3 bytes") == true)
     }
 }

@@ -89,7 +89,7 @@ struct SQLiteDeliveryBatchTests {
         }
 
         let store = try SQLiteEmulatorStore(path: fixture.path)
-        #expect(try SQLiteDatabase(path: fixture.path).userVersion == 3)
+        #expect(try SQLiteDatabase(path: fixture.path).userVersion == 4)
         let rows = try Self.batches(fixture.path)
         #expect(rows.first?.first == 1 && rows.last?[1] == 8990 && rows.count >= 2, "\(rows)")
         #expect(zip(rows, rows.dropFirst()).allSatisfy { $0[1] + 1 == $1[0] }, "contiguous: \(rows)")

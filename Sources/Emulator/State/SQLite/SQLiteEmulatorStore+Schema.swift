@@ -117,5 +117,13 @@ extension SQLiteEmulatorStore {
                 -- Then `convertDeliveryRows` moves the rows of `deliveries` into batches and drops it.
                 """,
             then: { try convertDeliveryRows($0) }),
+        SQLiteMigration(
+            "4: a delivery record may give its payload as the previous record's",
+            sql: """
+                -- No table changes: records in `delivery_batches.records` may now set flags bit 1 (the
+                -- payload is the previous record's, not repeated). Version 3 blobs read unchanged; a
+                -- Herald that knows only version 3 refuses this file instead of misreading it.
+                SELECT 1;
+                """),
     ]
 }
