@@ -73,7 +73,7 @@ struct EmulatorCommandTests {
         #expect(await emulator.value == 0)
         let output = emulatorOutput.withLock { $0 }
         #expect(output.contains("listening on https://127.0.0.1:\(listening) (sandbox)"))
-        #expect(output.contains("stopped after answering 1 requests"))
+        #expect(output.contains("stopped after answering 1 request\n"))
     }
 
     @Test func badSetupIsAOneLineError() async throws {

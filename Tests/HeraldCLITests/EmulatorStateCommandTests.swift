@@ -68,7 +68,7 @@ struct EmulatorStateCommandTests {
         #expect(
             secondOutput.contains("state in \(directory)/data/emulator.sqlite: 1 deliveries (of 1) restored"),
             "\(secondOutput)")
-        #expect(secondOutput.contains("stopped after answering 1 requests"), "this run's requests")
+        #expect(secondOutput.contains("stopped after answering 1 request\n"), "this run's requests")
         let (third, thirdOutput) = try await runOnce(directory, ["--in-memory"])
         #expect(third == 0)
         #expect(!thirdOutput.contains("state in"), "\(thirdOutput)")

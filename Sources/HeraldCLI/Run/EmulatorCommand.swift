@@ -101,7 +101,8 @@ struct EmulatorCommand {
         await context.waitForTermination()
         await emulator.shutdown()
         await loops.shutdown()
-        context.standardOutput("herald emulator: stopped after answering \(emulator.log.counts.total) requests\n")
+        let answered = emulator.log.counts.total
+        context.standardOutput("herald emulator: stopped after answering \(answered) request\(answered == 1 ? "" : "s")\n")
         return ExitStatus.success
     }
 
