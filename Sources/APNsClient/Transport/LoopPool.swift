@@ -44,6 +44,8 @@ final class LoopPool: @unchecked Sendable {
     let scheme: String
     let counter: ConnectionCounter
     @exclusivity(unchecked) private var connections: [HTTP2ClientConnection] = []
+    /// Where `readyConnection` found a free stream last (an index into `connections`).
+    @exclusivity(unchecked) private var lastReady = 0
     @exclusivity(unchecked) private var connecting = 0
     @exclusivity(unchecked) private var requests = RequestSlots()
     @exclusivity(unchecked) private var waiting = TicketQueue()
@@ -145,8 +147,19 @@ final class LoopPool: @unchecked Sendable {
         }
     }
 
+    /// A connection with a free stream: the one that had one last time first (it usually still
+    /// does), then the others in order. Asking a connection costs a call into nghttp2.
     private func readyConnection() -> HTTP2ClientConnection? {
-        for connection in connections where connection.availableStreams > 0 { return connection }
+        let count = connections.count
+        guard count > 0 else { return nil }
+        let first = lastReady < count ? lastReady : 0
+        for step in 0..<count {
+            let index = (first + step) % count
+            if connections[index].availableStreams > 0 {
+                lastReady = index
+                return connections[index]
+            }
+        }
         return nil
     }
 
