@@ -112,14 +112,7 @@ extension APNsClient {
         let id = (requestID ?? APNsID.random()).value
         var retries = RetryState()
         while true {
-            var token: ProviderToken?
-            if case .token(let cache) = credentials {
-                do {
-                    token = try cache.token()
-                } catch {
-                    throw .providerToken(error)
-                }
-            }
+            let token = try credentials.currentToken().get()
             let request = APNsRequest(
                 method: method, path: path, authority: route.endpoint.authority, authorization: token?.authorization,
                 headers: headers + [("apns-request-id", id)], body: body, apnsID: id)

@@ -94,13 +94,10 @@ public final class APNsClient: Sendable {
         // every resend); built again only when the provider token changed.
         var built: APNsRequest?
         while true {
-            var token: ProviderToken?
-            if case .token(let cache) = credentials {
-                do {
-                    token = try cache.token()
-                } catch {
-                    return .failure(.providerToken(error))
-                }
+            let token: ProviderToken?
+            switch credentials.currentToken() {
+            case .success(let current): token = current
+            case .failure(let error): return .failure(error)
             }
             let request = Self.request(reusing: &built, for: original, authority: authority, authorization: token?.authorization)
             recorder.wroteRequest()

@@ -32,6 +32,17 @@ struct RetryState {
 }
 
 extension APNsClient.Credentials {
+    /// The provider token to send now: the cache's current one (signed afresh when due) with token
+    /// auth, nil with a client certificate.
+    func currentToken() -> Result<ProviderToken?, APNsClientError> {
+        guard case .token(let cache) = self else { return .success(nil) }
+        do {
+            return .success(try cache.token())
+        } catch {
+            return .failure(.providerToken(error))
+        }
+    }
+
     /// After ExpiredProviderToken for `sent`: whether a newer token is there to resend with (signed
     /// now, or by another request meanwhile). False without token auth, or within the 20-minute rule.
     func resigns(after sent: ProviderToken?) -> Bool {

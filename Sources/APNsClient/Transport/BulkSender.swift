@@ -182,12 +182,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
 
     /// `bearer <JWT>` with token auth (the cache's current token), nil with a certificate.
     private func currentAuthorization() -> Result<String?, APNsClientError> {
-        guard case .token(let cache) = client.credentials else { return .success(nil) }
-        do {
-            return .success(try cache.token().authorization)
-        } catch {
-            return .failure(.providerToken(error))
-        }
+        client.credentials.currentToken().map { $0?.authorization }
     }
 
     /// Sends an entry's notification again (the same apns-id), with the current provider token.
