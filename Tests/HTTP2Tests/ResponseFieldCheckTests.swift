@@ -292,6 +292,7 @@ struct ResponseFieldCheckTests {
     @Test(
         arguments: [
             (":status", ResponseFieldCheck.Words.status, nil), ("te", ResponseFieldCheck.Words.te, nil),
+            ("host", RequestFieldCheck.Words.host, nil),
             ("upgrade", ResponseFieldCheck.Words.upgrade, nil),
             ("connection", ResponseFieldCheck.Words.connection.first, ResponseFieldCheck.Words.connection.last),
             ("keep-alive", ResponseFieldCheck.Words.keepAlive.first, ResponseFieldCheck.Words.keepAlive.last),

@@ -139,7 +139,22 @@ struct RequestFieldCheck {
 
     // MARK: Regular fields
 
-    private enum SpecialField { case none, host, contentLength, connectionSpecific, te }
+    enum SpecialField { case none, host, contentLength, connectionSpecific, te }
+
+    /// Names as little-endian words: a name of up to 8 bytes as ``shortWord(_:)`` reads it, a
+    /// longer one by its first and last eight bytes (``word(_:at:)``).
+    enum Words {
+        static var status: UInt64 { 0x0073_7574_6174_733A }
+        static var te: UInt64 { 0x6574 }
+        static var host: UInt64 { 0x7473_6F68 }
+        static var upgrade: UInt64 { 0x0065_6461_7267_7075 }
+        static var connection: (first: UInt64, last: UInt64) { (0x6974_6365_6E6E_6F63, 0x6E6F_6974_6365_6E6E) }
+        static var keepAlive: (first: UInt64, last: UInt64) { (0x696C_612D_7065_656B, 0x6576_696C_612D_7065) }
+        static var contentLength: (first: UInt64, last: UInt64) { (0x2D74_6E65_746E_6F63, 0x6874_676E_656C_2D74) }
+        static var proxyConnection: (first: UInt64, last: UInt64) { (0x6F63_2D79_786F_7270, 0x6E6F_6974_6365_6E6E) }
+        static var transferEncoding: (first: UInt64, last: UInt64) { (0x7265_6673_6E61_7274, 0x676E_6964_6F63_6E65) }
+    }
+
 
     /// Lowercase token characters only: the common names (a-z, 0-9 and "-") eight bytes at a time,
     /// the last word overlapping the one before it.
@@ -214,15 +229,22 @@ struct RequestFieldCheck {
         return letter | digit | dash == highs
     }
 
-    private static func specialField(_ name: UnsafeBufferPointer<UInt8>) -> SpecialField {
+    /// The regular field names HTTP/2's rules single out, of requests and responses alike, compared
+    /// as words (a name is a candidate only at its exact length).
+    static func specialField(_ name: UnsafeBufferPointer<UInt8>) -> SpecialField {
+        guard let base = name.baseAddress else { return .none }
+        func matches(_ words: (first: UInt64, last: UInt64), lastAt offset: Int) -> Bool {
+            word(base, at: 0) == words.first && word(base, at: offset) == words.last
+        }
         switch name.count {
-        case 2: return equals(name, "te") ? .te : .none
-        case 4: return equals(name, "host") ? .host : .none
-        case 7: return equals(name, "upgrade") ? .connectionSpecific : .none
-        case 10: return equals(name, "connection") || equals(name, "keep-alive") ? .connectionSpecific : .none
-        case 14: return equals(name, "content-length") ? .contentLength : .none
-        case 16: return equals(name, "proxy-connection") ? .connectionSpecific : .none
-        case 17: return equals(name, "transfer-encoding") ? .connectionSpecific : .none
+        case 2: return shortWord(name) == Words.te ? .te : .none
+        case 4: return shortWord(name) == Words.host ? .host : .none
+        case 7: return shortWord(name) == Words.upgrade ? .connectionSpecific : .none
+        case 10:
+            return matches(Words.connection, lastAt: 2) || matches(Words.keepAlive, lastAt: 2) ? .connectionSpecific : .none
+        case 14: return matches(Words.contentLength, lastAt: 6) ? .contentLength : .none
+        case 16: return matches(Words.proxyConnection, lastAt: 8) ? .connectionSpecific : .none
+        case 17: return matches(Words.transferEncoding, lastAt: 9) ? .connectionSpecific : .none
         default: return .none
         }
     }

@@ -63,40 +63,14 @@ struct ResponseFieldCheck {
             return statusField(name, value, trailer: isTrailer(laterBlock: laterBlock))
         }
         guard RequestFieldCheck.isRegularName(name), RequestFieldCheck.isFieldValue(value) else { return .malformed }
-        switch name.count {
-        case 2:
-            if RequestFieldCheck.shortWord(name) == Words.te, !RequestFieldCheck.equalsLowercase(value, "trailers") {
-                return .malformed
-            }
-        case 7:
-            if RequestFieldCheck.shortWord(name) == Words.upgrade { return .malformed }
-        case 10:
-            let first = RequestFieldCheck.word(base, at: 0)
-            let last = RequestFieldCheck.word(base, at: 2)
-            if first == Words.connection.first && last == Words.connection.last
-                || first == Words.keepAlive.first && last == Words.keepAlive.last
-            {
-                return .malformed
-            }
-        case 14:
-            if RequestFieldCheck.word(base, at: 0) == Words.contentLength.first,
-                RequestFieldCheck.word(base, at: 6) == Words.contentLength.last
-            {
-                return contentLengthField(value)
-            }
-        case 16:
-            if RequestFieldCheck.word(base, at: 0) == Words.proxyConnection.first,
-                RequestFieldCheck.word(base, at: 8) == Words.proxyConnection.last
-            {
-                return .malformed
-            }
-        case 17:
-            if RequestFieldCheck.word(base, at: 0) == Words.transferEncoding.first, base[8] == UInt8(ascii: "-"),
-                RequestFieldCheck.word(base, at: 9) == Words.transferEncoding.last
-            {
-                return .malformed
-            }
-        default:
+        switch RequestFieldCheck.specialField(name) {
+        case .te:
+            if !RequestFieldCheck.equalsLowercase(value, "trailers") { return .malformed }
+        case .connectionSpecific:
+            return .malformed
+        case .contentLength:
+            return contentLengthField(value)
+        case .host, .none:
             break
         }
         pseudoDisallowed = true
@@ -121,16 +95,9 @@ struct ResponseFieldCheck {
     }
 
     /// The names checked, as little-endian words (`ResponseFieldCheckTests` checks each against its text).
-    enum Words {
-        static var status: UInt64 { 0x0073_7574_6174_733A }
-        static var te: UInt64 { 0x6574 }
-        static var upgrade: UInt64 { 0x0065_6461_7267_7075 }
-        static var connection: (first: UInt64, last: UInt64) { (0x6974_6365_6E6E_6F63, 0x6E6F_6974_6365_6E6E) }
-        static var keepAlive: (first: UInt64, last: UInt64) { (0x696C_612D_7065_656B, 0x6576_696C_612D_7065) }
-        static var contentLength: (first: UInt64, last: UInt64) { (0x2D74_6E65_746E_6F63, 0x6874_676E_656C_2D74) }
-        static var proxyConnection: (first: UInt64, last: UInt64) { (0x6F63_2D79_786F_7270, 0x6E6F_6974_6365_6E6E) }
-        static var transferEncoding: (first: UInt64, last: UInt64) { (0x7265_6673_6E61_7274, 0x676E_6964_6F63_6E65) }
-    }
+
+    /// The names as words (shared with the request checks).
+    typealias Words = RequestFieldCheck.Words
 
     private mutating func contentLengthField(_ value: UnsafeBufferPointer<UInt8>) -> Verdict {
         if status == 204 {
