@@ -122,6 +122,7 @@ final class LoopPool: @unchecked Sendable {
     }
 
     /// The one place a request ends.
+    @inline(__always)
     private func finish(_ ticket: UInt64, _ result: consuming Result<RawResponse, APNsClientError>) {
         guard let completion = requests.release(ticket) else { return }
         completion.complete(result)
@@ -240,16 +241,20 @@ final class LoopPool: @unchecked Sendable {
         guard let index = requests.index(ticket) else { return }
         switch result {
         case .success(let response):
-            let sentID = requests[index].apnsID
-            let apnsID = Self.apnsID(response.headers, sent: sentID)
-            var raw = RawResponse(
-                status: response.status, apnsID: apnsID, uniqueID: response.headers.value(for: "apns-unique-id"),
-                body: response.body)
-            if apnsID == nil {
+            let apnsID = Self.apnsID(response.headers, sent: requests[index].apnsID)
+            // Made with one initialiser and handed on at once (no `var` changed afterwards).
+            let raw: RawResponse
+            if let apnsID {
+                raw = RawResponse(
+                    status: response.status, apnsID: apnsID, uniqueID: response.headers.value(for: "apns-unique-id"),
+                    body: response.body)
+            } else {
                 // Broadcast and channel answers; device answers always carry apns-id, so their
                 // hot path skips these lookups.
-                raw.requestID = response.headers.value(for: "apns-request-id")
-                raw.channelID = response.headers.value(for: "apns-channel-id")
+                raw = RawResponse(
+                    status: response.status, uniqueID: response.headers.value(for: "apns-unique-id"), body: response.body,
+                    requestID: response.headers.value(for: "apns-request-id"),
+                    channelID: response.headers.value(for: "apns-channel-id"))
             }
             finish(ticket, .success(raw))
         case .failure(let failure):
