@@ -134,7 +134,8 @@ public struct HTTP2HeaderBuffer: Sendable {
     /// Appends a field from raw bytes, its value in two parts (`valuePrefix`, then `value`; for
     /// `/3/device/` and a token, say): straight copies, for the hot path.
     public mutating func append(
-        name: UnsafeRawBufferPointer, valuePrefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+        name: UnsafeRawBufferPointer,
+        valuePrefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
         value: UnsafeRawBufferPointer, neverIndex: Bool = false
     ) {
         let storage = unique()
