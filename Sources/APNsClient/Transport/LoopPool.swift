@@ -61,10 +61,9 @@ final class LoopPool: @unchecked Sendable {
     private var shutdownObservers: [Int: () -> Void] = [:]
     private var lastObserver = 0
     @exclusivity(unchecked) private var headers = HTTP2HeaderBuffer()
-    /// `:method`, `:scheme`, `:authority` and `authorization`, the same for every request: built
-    /// once (again after a token refresh), sent NO_COPY.
-    @exclusivity(unchecked) private var staticBlock: HTTP2HeaderBlock?
-    @exclusivity(unchecked) private var staticKey: APNsRequest.StaticKey?
+    /// The fields requests share (the endpoint's, a run of notifications' push type, topic and
+    /// priority), built once and sent NO_COPY.
+    @exclusivity(unchecked) private var headerCache = RequestHeaderCache()
     /// The last request timeout seen, in nanoseconds: the conversion (Int128 arithmetic) is done
     /// once, not per request.
     @exclusivity(unchecked) private var lastTimeout: Duration = .zero
@@ -209,31 +208,8 @@ final class LoopPool: @unchecked Sendable {
             timedOut(ticket)
             return
         }
-        headers.removeAll()
-        let block = prepareHeaders(request)
+        let block = headerCache.prepare(request, scheme: scheme, into: &headers)
         connection.submit(headers: block, extraHeaders: headers, body: request.body, deadline: deadline, context: ticket)
-    }
-
-    /// Fills `headers` for `request`; returns the static block to send with them, if any.
-    private func prepareHeaders(_ request: APNsRequest) -> HTTP2HeaderBlock? {
-        guard request.hasNotificationHeaders else {
-            request.appendAllHeaders(scheme: scheme, to: &headers)
-            return nil
-        }
-        // Compared field by field: making a StaticKey per request retained both strings.
-        if staticBlock == nil || staticKey?.authority != request.authority
-            || staticKey?.authorization != request.authorization
-        {
-            let key = request.staticKey
-            staticBlock = try? APNsRequest.staticFields(key, scheme: scheme)
-            staticKey = key
-        }
-        guard let staticBlock else {
-            request.appendAllHeaders(scheme: scheme, to: &headers)
-            return nil
-        }
-        request.appendVaryingHeaders(to: &headers)
-        return staticBlock
     }
 
     /// A connection's answer for `ticket`.
