@@ -217,22 +217,7 @@ final class LoopPool: @unchecked Sendable {
         guard let index = requests.index(ticket) else { return }
         switch result {
         case .success(let response):
-            let apnsID = Self.apnsID(response.headers, sent: requests[index].apnsID)
-            // Made with one initialiser and handed on at once (no `var` changed afterwards).
-            let raw: RawResponse
-            if let apnsID {
-                raw = RawResponse(
-                    status: response.status, apnsID: apnsID, uniqueID: response.headers.value(for: "apns-unique-id"),
-                    body: response.body)
-            } else {
-                // Broadcast and channel answers; device answers always carry apns-id, so their
-                // hot path skips these lookups.
-                raw = RawResponse(
-                    status: response.status, uniqueID: response.headers.value(for: "apns-unique-id"), body: response.body,
-                    requestID: response.headers.value(for: "apns-request-id"),
-                    channelID: response.headers.value(for: "apns-channel-id"))
-            }
-            finish(ticket, .success(raw))
+            finish(ticket, .success(Self.rawResponse(response, sentID: requests[index].apnsID)))
         case .failure(let failure):
             if !failure.mayHaveBeenProcessed, requests[index].resends < Self.maximumResends, !shuttingDown {
                 requests[index].resends += 1
@@ -248,6 +233,22 @@ final class LoopPool: @unchecked Sendable {
                     mayHaveReachedAPNs: failure.mayHaveBeenProcessed, message: failure.description))))
             }
         }
+    }
+
+    /// What the client reads from `response`, made with one initialiser and handed on at once.
+    static func rawResponse(_ response: HTTP2Response, sentID: String) -> RawResponse {
+        let apnsID = Self.apnsID(response.headers, sent: sentID)
+        if let apnsID {
+            return RawResponse(
+                status: response.status, apnsID: apnsID, uniqueID: response.headers.value(for: "apns-unique-id"),
+                body: response.body)
+        }
+        // Broadcast and channel answers; device answers always carry apns-id, so their hot path
+        // skips these lookups.
+        return RawResponse(
+            status: response.status, uniqueID: response.headers.value(for: "apns-unique-id"), body: response.body,
+            requestID: response.headers.value(for: "apns-request-id"),
+            channelID: response.headers.value(for: "apns-channel-id"))
     }
 
     /// The response's apns-id; the sent string itself when the server echoed it (no new string).
