@@ -17,10 +17,20 @@ extension APNsRequest {
 
     var staticKey: StaticKey { StaticKey(authority: authority, authorization: authorization) }
 
-    /// The static block for `key` (`scheme` is the endpoint's).
-    static func staticFields(_ key: StaticKey, scheme: String) throws(HTTP2Error) -> HTTP2HeaderBlock {
-        var headers = [HTTP2Header(":method", "POST"), HTTP2Header(":scheme", scheme), HTTP2Header(":authority", key.authority)]
+    /// The static block for `key` (`scheme` is the endpoint's); with `wire`, its push type, topic
+    /// and priority too (then `WireValues.appendPerRequest` writes the rest).
+    static func staticFields(
+        _ key: StaticKey, scheme: String, constantsOf wire: WireValues? = nil
+    ) throws(HTTP2Error) -> HTTP2HeaderBlock {
+        var headers = [
+            HTTP2Header(":method", "POST"), HTTP2Header(":scheme", scheme), HTTP2Header(":authority", key.authority),
+        ]
         if let authorization = key.authorization { headers.append(HTTP2Header("authorization", authorization)) }
+        if let wire {
+            headers.append(HTTP2Header("apns-push-type", wire.pushType.rawValue))
+            if let topic = wire.topic { headers.append(HTTP2Header("apns-topic", topic)) }
+            if let priority = wire.priority { headers.append(HTTP2Header("apns-priority", priority.headerValue)) }
+        }
         return try HTTP2HeaderBlock(headers)
     }
 
@@ -68,6 +78,20 @@ extension APNsRequest {
                     }
                 value.withUTF8Buffer { APNsRequest.append("apns-priority", UnsafeRawBufferPointer($0), to: &buffer) }
             }
+            appendIdentifying(apnsID: apnsID, to: &buffer)
+        }
+
+        /// Appends the fields a block made with `staticFields(_:scheme:constantsOf:)` leaves out:
+        /// `:path`, `apns-expiration`, `apns-collapse-id`, `apns-id`.
+        func appendPerRequest(apnsID: String, to buffer: inout HTTP2HeaderBuffer) {
+            APNsRequest.bytes(of: tokenHex) { token in
+                APNsRequest.append(":path", valuePrefix: "/3/device/", token, neverIndex: true, to: &buffer)
+            }
+            appendIdentifying(apnsID: apnsID, to: &buffer)
+        }
+
+        /// The fields that identify one notification, never indexed.
+        private func appendIdentifying(apnsID: String, to buffer: inout HTTP2HeaderBuffer) {
             if let expiration { APNsRequest.append("apns-expiration", expiration, neverIndex: true, to: &buffer) }
             if let collapseID { APNsRequest.append("apns-collapse-id", collapseID, neverIndex: true, to: &buffer) }
             APNsRequest.append("apns-id", apnsID, neverIndex: true, to: &buffer)
@@ -82,7 +106,8 @@ extension APNsRequest {
                 buffer.append(name, scheme)
                 continue
             }
-            let neverIndex = name == ":path" || name == "apns-id" || name == "apns-expiration" || name == "apns-collapse-id"
+            let neverIndex =
+                name == ":path" || name == "apns-id" || name == "apns-expiration" || name == "apns-collapse-id"
             buffer.append(name, value, neverIndex: neverIndex)
         }
     }

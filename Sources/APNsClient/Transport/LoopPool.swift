@@ -61,10 +61,9 @@ final class LoopPool: @unchecked Sendable {
     private var shutdownObservers: [Int: () -> Void] = [:]
     private var lastObserver = 0
     @exclusivity(unchecked) private var headers = HTTP2HeaderBuffer()
-    /// `:method`, `:scheme`, `:authority` and `authorization`, the same for every request: built
-    /// once (again after a token refresh), sent NO_COPY.
-    @exclusivity(unchecked) private var staticBlock: HTTP2HeaderBlock?
-    @exclusivity(unchecked) private var staticKey: APNsRequest.StaticKey?
+    /// The fields requests share (the endpoint's, a run of notifications' push type, topic and
+    /// priority), built once and sent NO_COPY.
+    @exclusivity(unchecked) private var headerCache = RequestHeaderCache()
     /// The last request timeout seen, in nanoseconds: the conversion (Int128 arithmetic) is done
     /// once, not per request.
     @exclusivity(unchecked) private var lastTimeout: Duration = .zero
@@ -122,6 +121,7 @@ final class LoopPool: @unchecked Sendable {
     }
 
     /// The one place a request ends.
+    @inline(__always)
     private func finish(_ ticket: UInt64, _ result: consuming Result<RawResponse, APNsClientError>) {
         guard let completion = requests.release(ticket) else { return }
         completion.complete(result)
@@ -208,31 +208,8 @@ final class LoopPool: @unchecked Sendable {
             timedOut(ticket)
             return
         }
-        headers.removeAll()
-        let block = prepareHeaders(request)
+        let block = headerCache.prepare(request, scheme: scheme, into: &headers)
         connection.submit(headers: block, extraHeaders: headers, body: request.body, deadline: deadline, context: ticket)
-    }
-
-    /// Fills `headers` for `request`; returns the static block to send with them, if any.
-    private func prepareHeaders(_ request: APNsRequest) -> HTTP2HeaderBlock? {
-        guard request.hasNotificationHeaders else {
-            request.appendAllHeaders(scheme: scheme, to: &headers)
-            return nil
-        }
-        // Compared field by field: making a StaticKey per request retained both strings.
-        if staticBlock == nil || staticKey?.authority != request.authority
-            || staticKey?.authorization != request.authorization
-        {
-            let key = request.staticKey
-            staticBlock = try? APNsRequest.staticFields(key, scheme: scheme)
-            staticKey = key
-        }
-        guard let staticBlock else {
-            request.appendAllHeaders(scheme: scheme, to: &headers)
-            return nil
-        }
-        request.appendVaryingHeaders(to: &headers)
-        return staticBlock
     }
 
     /// A connection's answer for `ticket`.
@@ -240,18 +217,7 @@ final class LoopPool: @unchecked Sendable {
         guard let index = requests.index(ticket) else { return }
         switch result {
         case .success(let response):
-            let sentID = requests[index].apnsID
-            let apnsID = Self.apnsID(response.headers, sent: sentID)
-            var raw = RawResponse(
-                status: response.status, apnsID: apnsID, uniqueID: response.headers.value(for: "apns-unique-id"),
-                body: response.body)
-            if apnsID == nil {
-                // Broadcast and channel answers; device answers always carry apns-id, so their
-                // hot path skips these lookups.
-                raw.requestID = response.headers.value(for: "apns-request-id")
-                raw.channelID = response.headers.value(for: "apns-channel-id")
-            }
-            finish(ticket, .success(raw))
+            finish(ticket, .success(Self.rawResponse(response, sentID: requests[index].apnsID)))
         case .failure(let failure):
             if !failure.mayHaveBeenProcessed, requests[index].resends < Self.maximumResends, !shuttingDown {
                 requests[index].resends += 1
@@ -267,6 +233,22 @@ final class LoopPool: @unchecked Sendable {
                     mayHaveReachedAPNs: failure.mayHaveBeenProcessed, message: failure.description))))
             }
         }
+    }
+
+    /// What the client reads from `response`, made with one initialiser and handed on at once.
+    static func rawResponse(_ response: HTTP2Response, sentID: String) -> RawResponse {
+        let apnsID = Self.apnsID(response.headers, sent: sentID)
+        if let apnsID {
+            return RawResponse(
+                status: response.status, apnsID: apnsID, uniqueID: response.headers.value(for: "apns-unique-id"),
+                body: response.body)
+        }
+        // Broadcast and channel answers; device answers always carry apns-id, so their hot path
+        // skips these lookups.
+        return RawResponse(
+            status: response.status, uniqueID: response.headers.value(for: "apns-unique-id"), body: response.body,
+            requestID: response.headers.value(for: "apns-request-id"),
+            channelID: response.headers.value(for: "apns-channel-id"))
     }
 
     /// The response's apns-id; the sent string itself when the server echoed it (no new string).

@@ -23,8 +23,29 @@ struct PendingRequests {
         var onData: (([UInt8]) -> Void)? = nil
     }
 
-    private var entries: [Entry?] = []
-    private var generations: [UInt32] = []
+    /// An entry's plain values, in a table of trivial values: adding, finding and removing an
+    /// owner-context request (the pool's, the common case) copies no closure and counts no
+    /// reference. Entries with closures keep them in `callbacks`, by index. (A table of
+    /// `Entry?` cost ~500 instructions per request in value-witness copies and destroys.)
+    private struct Slot {
+        var context: UInt64 = 0
+        var deadline: UInt64 = 0
+        var streamID: Int32 = 0
+        var generation: UInt32 = 0
+        var live = false
+        var timedOut = false
+        /// The entry's closures are in `callbacks[index]`.
+        var hasCallbacks = false
+    }
+
+    private struct Callbacks {
+        var completion: Completion
+        var onHead: ((HTTP2Response) -> Void)?
+        var onData: (([UInt8]) -> Void)?
+    }
+
+    private var slots: [Slot] = []
+    private var callbacks: [Int: Callbacks] = [:]
     private var free: [Int] = []
     private(set) var count = 0
 
@@ -35,50 +56,73 @@ struct PendingRequests {
         let index: Int
         if let reused = free.popLast() {
             index = reused
-            entries[index] = entry
         } else {
-            index = entries.count
-            entries.append(entry)
-            generations.append(0)
+            index = slots.count
+            slots.append(Slot())
         }
+        var hasCallbacks = entry.onHead != nil || entry.onData != nil
+        var context: UInt64 = 0
+        switch entry.completion {
+        case .context(let value): context = value
+        case .closure: hasCallbacks = true
+        }
+        if hasCallbacks {
+            callbacks[index] = Callbacks(completion: entry.completion, onHead: entry.onHead, onData: entry.onData)
+        }
+        let generation = slots[index].generation
+        slots[index] = Slot(
+            context: context, deadline: entry.deadline, streamID: entry.streamID, generation: generation, live: true,
+            timedOut: entry.timedOut, hasCallbacks: hasCallbacks)
         count += 1
-        return UInt64(generations[index]) << 32 | UInt64(index)
+        return UInt64(generation) << 32 | UInt64(index)
     }
 
     /// The index `token` names, if its entry is still there.
     private func index(_ token: UInt64) -> Int? {
         let index = Int(token & 0xFFFF_FFFF)
-        guard index < entries.count, generations[index] == UInt32(truncatingIfNeeded: token >> 32),
-            entries[index] != nil
+        guard index < slots.count, slots[index].live, slots[index].generation == UInt32(truncatingIfNeeded: token >> 32)
         else { return nil }
         return index
     }
 
+    /// The entry at `index` (live), rebuilt from its slot and callbacks.
+    private func entry(at index: Int) -> Entry {
+        let slot = slots[index]
+        guard slot.hasCallbacks, let callbacks = callbacks[index] else {
+            return Entry(
+                completion: .context(slot.context), streamID: slot.streamID, deadline: slot.deadline,
+                timedOut: slot.timedOut)
+        }
+        return Entry(
+            completion: callbacks.completion, streamID: slot.streamID, deadline: slot.deadline, timedOut: slot.timedOut,
+            onHead: callbacks.onHead, onData: callbacks.onData)
+    }
+
     subscript(token: UInt64) -> Entry? {
         guard let index = index(token) else { return nil }
-        return entries[index]
+        return entry(at: index)
     }
 
     /// Records the stream a request went out on.
     mutating func setStreamID(_ streamID: Int32, for token: UInt64) {
         guard let index = index(token) else { return }
-        entries[index]?.streamID = streamID
+        slots[index].streamID = streamID
     }
 
     /// Marks a request as timed out (its stream is being reset).
     mutating func markTimedOut(_ token: UInt64) {
         guard let index = index(token) else { return }
-        entries[index]?.timedOut = true
+        slots[index].timedOut = true
     }
 
     /// Takes the entry out; the token is dead afterwards.
     mutating func remove(_ token: UInt64) -> Entry? {
         guard let index = index(token) else { return nil }
-        // Moved out, not copied and then overwritten: destroying the old optional went through the
-        // generic Optional value witness (~100 instructions per request).
-        var entry: Entry? = nil
-        swap(&entry, &entries[index])
-        generations[index] &+= 1
+        let entry = entry(at: index)
+        if slots[index].hasCallbacks { callbacks[index] = nil }
+        slots[index].live = false
+        slots[index].hasCallbacks = false
+        slots[index].generation &+= 1
         free.append(index)
         count -= 1
         return entry
@@ -87,22 +131,23 @@ struct PendingRequests {
     /// Tokens of the requests whose deadline has passed and that have not timed out yet.
     func expired(now: UInt64) -> [UInt64] {
         var tokens: [UInt64] = []
-        for index in entries.indices {
-            guard let entry = entries[index], entry.deadline != 0, entry.deadline <= now, !entry.timedOut else { continue }
-            tokens.append(UInt64(generations[index]) << 32 | UInt64(index))
+        for index in slots.indices {
+            let slot = slots[index]
+            guard slot.live, slot.deadline != 0, slot.deadline <= now, !slot.timedOut else { continue }
+            tokens.append(UInt64(slot.generation) << 32 | UInt64(index))
         }
         return tokens
     }
 
     /// True while some request has a deadline still to watch.
     var hasDeadlines: Bool {
-        entries.contains { entry in entry.map { $0.deadline != 0 && !$0.timedOut } ?? false }
+        slots.contains { $0.live && $0.deadline != 0 && !$0.timedOut }
     }
 
     /// Every token in the table.
     var tokens: [UInt64] {
-        entries.indices.compactMap { index in
-            entries[index] == nil ? nil : UInt64(generations[index]) << 32 | UInt64(index)
+        slots.indices.compactMap { index in
+            slots[index].live ? UInt64(slots[index].generation) << 32 | UInt64(index) : nil
         }
     }
 }

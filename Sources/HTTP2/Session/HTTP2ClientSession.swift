@@ -167,7 +167,7 @@ public final class HTTP2ClientSession {
         if engine.slots[slot].complete {
             var response = engine.takeResponse(slot)
             (owner ?? delegate)?.session(self, didReceive: response, for: token)
-            engine.recycle(slot, headers: &response.headers, body: &response.body)
+            engine.giveBack(slot, headers: &response.headers, body: &response.body)  // released below
         } else {
             (owner ?? delegate)?.session(self, didFail: engine.streamError(slot), for: token)
         }

@@ -4,6 +4,10 @@
 /// after the first few requests it allocates nothing. nghttp2 copies these fields when the request is
 /// submitted, so the buffer can be reused at once. Values are not validated here (that would cost
 /// on every request); build them from validated input.
+///
+/// A value type over one storage object (copied on write): appending a field checks once that the
+/// storage is not shared, then copies the bytes with plain pointer copies. (Two arrays, as before,
+/// cost two uniqueness checks and the array machinery per field: ~130 instructions a field.)
 public struct HTTP2HeaderBuffer: Sendable {
     struct Entry: Sendable {
         var start: Int
@@ -13,30 +17,100 @@ public struct HTTP2HeaderBuffer: Sendable {
         var isPseudo: Bool
     }
 
-    /// Names and values back to back. Only the first `byteCount` bytes are in use: the array keeps
-    /// its length as it is reused, so appending a field is one copy into it, not an array append
-    /// per part (which cost ~70 instructions each, several per field).
-    private(set) var bytes: [UInt8] = []
-    private(set) var byteCount = 0
-    private(set) var entries: [Entry] = []
-    private(set) var pseudoCount = 0
+    /// Names and values back to back, and the fields' positions in them.
+    final class Storage: @unchecked Sendable {
+        // SAFETY: mutated only through a buffer holding the one reference to it (`unique()` copies a
+        // shared one first); a shared storage is only read. The `@exclusivity(unchecked)` members are
+        // never accessed across a call that could reach the same storage.
+        @exclusivity(unchecked) var bytes: UnsafeMutablePointer<UInt8>
+        @exclusivity(unchecked) var byteCapacity: Int
+        @exclusivity(unchecked) var byteCount = 0
+        @exclusivity(unchecked) var entries: UnsafeMutablePointer<Entry>
+        @exclusivity(unchecked) var entryCapacity: Int
+        @exclusivity(unchecked) var entryCount = 0
+        @exclusivity(unchecked) var pseudoCount = 0
 
-    public init() {}
+        init(byteCapacity: Int, entryCapacity: Int) {
+            self.byteCapacity = max(byteCapacity, 16)
+            self.entryCapacity = max(entryCapacity, 2)
+            bytes = .allocate(capacity: self.byteCapacity)
+            entries = .allocate(capacity: self.entryCapacity)
+        }
+
+        deinit {
+            bytes.deallocate()
+            entries.deinitialize(count: entryCount)
+            entries.deallocate()
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(byteCapacity: byteCapacity, entryCapacity: entryCapacity)
+            copy.bytes.update(from: bytes, count: byteCount)
+            copy.entries.initialize(from: entries, count: entryCount)
+            copy.byteCount = byteCount
+            copy.entryCount = entryCount
+            copy.pseudoCount = pseudoCount
+            return copy
+        }
+
+        @inline(__always)
+        func reserve(bytes needed: Int) {
+            if needed > byteCapacity || entryCount == entryCapacity { grow(bytes: needed) }
+        }
+
+        @inline(never)
+        func grow(bytes needed: Int) {
+            if entryCount == entryCapacity { growEntries() }
+            guard needed > byteCapacity else { return }
+            let capacity = max(needed, byteCapacity * 2)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: bytes, count: byteCount)
+            bytes.deallocate()
+            bytes = grown
+            byteCapacity = capacity
+        }
+
+        func growEntries() {
+            let capacity = entryCapacity * 2
+            let grown = UnsafeMutablePointer<Entry>.allocate(capacity: capacity)
+            grown.moveInitialize(from: entries, count: entryCount)
+            entries.deallocate()
+            entries = grown
+            entryCapacity = capacity
+        }
+    }
+
+    private var storage: Storage
+
+    public init() {
+        storage = Storage(byteCapacity: 256, entryCapacity: 8)
+    }
 
     public init(_ headers: [HTTP2Header]) {
+        storage = Storage(
+            byteCapacity: headers.reduce(0) { $0 + $1.name.count + $1.value.count }, entryCapacity: headers.count)
         for header in headers {
             append(name: header.name, value: header.value, neverIndex: header.neverIndex)
         }
     }
 
-    public var count: Int { entries.count }
-    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { storage.entryCount }
+    public var isEmpty: Bool { storage.entryCount == 0 }
+
+    /// The storage, copied first if another buffer shares it.
+    @inline(__always)
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
 
     /// Empties the buffer, keeping its storage for the next request.
     public mutating func removeAll() {
-        byteCount = 0
-        entries.removeAll(keepingCapacity: true)
-        pseudoCount = 0
+        let storage = unique()
+        storage.entries.deinitialize(count: storage.entryCount)
+        storage.byteCount = 0
+        storage.entryCount = 0
+        storage.pseudoCount = 0
     }
 
     public mutating func append(_ name: String, _ value: String, neverIndex: Bool = false) {
@@ -60,59 +134,69 @@ public struct HTTP2HeaderBuffer: Sendable {
     /// Appends a field from raw bytes, its value in two parts (`valuePrefix`, then `value`; for
     /// `/3/device/` and a token, say): straight copies, for the hot path.
     public mutating func append(
-        name: UnsafeRawBufferPointer, valuePrefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+        name: UnsafeRawBufferPointer,
+        valuePrefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
         value: UnsafeRawBufferPointer, neverIndex: Bool = false
     ) {
-        let start = byteCount
+        let storage = unique()
+        let start = storage.byteCount
         let end = start + name.count + valuePrefix.count + value.count
-        if end > bytes.count {
-            bytes.append(contentsOf: repeatElement(0, count: max(end - bytes.count, bytes.count, 256)))
-        }
-        bytes.withUnsafeMutableBytes { storage in
-            // `end <= bytes.count` was ensured above: plain pointer copies, no slice bounds checks.
-            guard let base = storage.baseAddress else { return }
-            var cursor = base + start
-            Self.copy(name, to: &cursor)
-            Self.copy(valuePrefix, to: &cursor)
-            Self.copy(value, to: &cursor)
-        }
-        byteCount = end
+        storage.reserve(bytes: end)  // and room for one more entry
+        var cursor = storage.bytes + start
+        Self.copy(name, to: &cursor)
+        Self.copy(valuePrefix, to: &cursor)
+        Self.copy(value, to: &cursor)
+        storage.byteCount = end
         let isPseudo = name.first == UInt8(ascii: ":")
-        entries.append(
-            Entry(
+        (storage.entries + storage.entryCount).initialize(
+            to: Entry(
                 start: start, nameCount: name.count, valueCount: valuePrefix.count + value.count,
                 neverIndex: neverIndex, isPseudo: isPseudo))
-        if isPseudo { pseudoCount += 1 }
+        storage.entryCount += 1
+        if isPseudo { storage.pseudoCount += 1 }
     }
 
     /// Overwrites the value of field `index` with `value`, of the same length (false, and nothing
     /// changed, when the length differs or there is no such field): a buffer built once and
     /// refilled in place, for answers whose fields keep their shape (an id per answer).
     public mutating func replaceValue(at index: Int, with value: UnsafeRawBufferPointer) -> Bool {
-        guard entries.indices.contains(index), entries[index].valueCount == value.count else { return false }
-        let start = entries[index].start + entries[index].nameCount
-        bytes.withUnsafeMutableBytes { bytes in
-            guard let base = bytes.baseAddress, let source = value.baseAddress else { return }
-            (base + start).copyMemory(from: source, byteCount: value.count)
+        guard index >= 0, index < storage.entryCount, storage.entries[index].valueCount == value.count else {
+            return false
+        }
+        let storage = unique()
+        let entry = storage.entries[index]
+        if let source = value.baseAddress, !value.isEmpty {
+            UnsafeMutableRawPointer(storage.bytes + entry.start + entry.nameCount).copyMemory(
+                from: source, byteCount: value.count)
         }
         return true
     }
 
+    /// Runs `body` over the bytes and the fields (valid only during the call; nghttp2 copies them).
+    func withFields<Result>(
+        _ body: (UnsafeMutablePointer<UInt8>, UnsafeBufferPointer<Entry>) -> Result
+    ) -> Result {
+        let storage = self.storage
+        return withExtendedLifetime(storage) {
+            body(storage.bytes, UnsafeBufferPointer(start: storage.entries, count: storage.entryCount))
+        }
+    }
+
     @inline(__always)
-    private static func copy(_ part: UnsafeRawBufferPointer, to cursor: inout UnsafeMutableRawPointer) {
+    private static func copy(_ part: UnsafeRawBufferPointer, to cursor: inout UnsafeMutablePointer<UInt8>) {
         guard let source = part.baseAddress, !part.isEmpty else { return }
-        cursor.copyMemory(from: source, byteCount: part.count)
+        UnsafeMutableRawPointer(cursor).copyMemory(from: source, byteCount: part.count)
         cursor += part.count
     }
 
     /// The fields as ``HTTP2Header`` values (allocates; for tests and diagnostics).
     public var headers: [HTTP2Header] {
-        entries.map { entry in
-            let nameEnd = entry.start + entry.nameCount
-            return HTTP2Header(
-                name: Array(bytes[entry.start..<nameEnd]),
-                value: Array(bytes[nameEnd..<nameEnd + entry.valueCount]),
-                neverIndex: entry.neverIndex)
+        withFields { bytes, entries in
+            entries.map { entry in
+                let name = UnsafeBufferPointer(start: bytes + entry.start, count: entry.nameCount)
+                let value = UnsafeBufferPointer(start: bytes + entry.start + entry.nameCount, count: entry.valueCount)
+                return HTTP2Header(name: Array(name), value: Array(value), neverIndex: entry.neverIndex)
+            }
         }
     }
 }

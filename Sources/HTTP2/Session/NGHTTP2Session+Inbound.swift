@@ -12,7 +12,9 @@ extension NGHTTP2Session {
     }
 
     private func lookUpSlot(_ session: OpaquePointer, _ streamID: Int32) -> Int32? {
-        guard let index = slots.openSlot(userData: nghttp2_session_get_stream_user_data(session, streamID), streamID: streamID)
+        guard
+            let index = slots.openSlot(
+                userData: nghttp2_session_get_stream_user_data(session, streamID), streamID: streamID)
         else { return nil }
         lastStreamID = streamID
         lastSlot = index
@@ -33,51 +35,70 @@ extension NGHTTP2Session {
         return 0
     }
 
+    /// What `header` found about one field, for the work it does after the slot access ends.
+    enum FieldOutcome { case taken, malformedRequest, malformedResponse, tooLarge }
+
     func header(
         _ session: OpaquePointer, _ frame: UnsafePointer<nghttp2_frame>,
         name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>
     ) -> Int32 {
         let streamID = frame.pointee.hd.stream_id
         guard let index = slot(session, streamID) else { return 0 }
-        if checksRequests {
-            let trailer = frame.pointee.headers.cat != NGHTTP2_HCAT_REQUEST
-            switch slots[index].requestCheck.field(name: name, value: value, trailer: trailer) {
-            case .keep: break
-            case .malformed:
-                rejectRequest(session, index)
-                return NGHTTP2.temporalCallbackFailure
-            }
-        } else if checksResponses {
-            let laterBlock = frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS
-            switch slots[index].responseCheck.field(name: name, value: value, laterBlock: laterBlock) {
-            case .keep: break
-            case .drop: return 0
-            case .malformed:
-                reject(session, index, as: .malformedResponse)
-                return NGHTTP2.temporalCallbackFailure
-            }
-        }
-        let listSize = slots[index].headerListSize + name.count + value.count + 32
-        guard listSize <= configuration.maxHeaderListSize else {
+        let category = frame.pointee.headers.cat
+        // One access to the slot for the whole field (each `slots[index].x` was an access of its
+        // own, with its own uniqueness check of the table: ~70 instructions per field).
+        let outcome = slots.withSlot(index) { slot in take(name: name, value: value, category: category, into: &slot) }
+        switch outcome {
+        case .taken:
+            return 0
+        case .malformedRequest:
+            rejectRequest(session, index)
+            return NGHTTP2.temporalCallbackFailure
+        case .malformedResponse:
+            reject(session, index, as: .malformedResponse)
+            return NGHTTP2.temporalCallbackFailure
+        case .tooLarge:
             slots[index].localReset = .headerListTooLarge
             nghttp2_submit_rst_stream(session, NGHTTP2.flagNone, streamID, HTTP2ErrorCode.enhanceYourCalm.rawValue)
             return NGHTTP2.temporalCallbackFailure
         }
-        slots[index].headerListSize = listSize
+    }
+
+    /// Checks one field and keeps it in `slot` (or drops it); touches nothing but `slot`.
+    @inline(__always)
+    private func take(
+        name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, category: nghttp2_headers_category,
+        into slot: inout StreamSlot
+    ) -> FieldOutcome {
+        if checksRequests {
+            switch slot.requestCheck.field(name: name, value: value, trailer: category != NGHTTP2_HCAT_REQUEST) {
+            case .keep: break
+            case .malformed: return .malformedRequest
+            }
+        } else if checksResponses {
+            switch slot.responseCheck.field(name: name, value: value, laterBlock: category == NGHTTP2_HCAT_HEADERS) {
+            case .keep: break
+            case .drop: return .taken
+            case .malformed: return .malformedResponse
+            }
+        }
+        let listSize = slot.headerListSize + name.count + value.count + 32
+        guard listSize <= configuration.maxHeaderListSize else { return .tooLarge }
+        slot.headerListSize = listSize
         if role == .client {
             if let status = Self.status(name: name, value: value) {
-                if (100..<200).contains(slots[index].status) {
-                    slots[index].headers.reset(keepingAtMost: .max)  // drop the interim response's fields
+                if (100..<200).contains(slot.status) {
+                    slot.headers.reset(keepingAtMost: .max)  // drop the interim response's fields
                 }
-                slots[index].status = status
+                slot.status = status
             }
             if filtersResponseHeaders {
                 guard keptHeaderLengths & HTTP2HeaderNameSet.lengthBit(name.count) != 0, keptHeaders.contains(name)
-                else { return 0 }
+                else { return .taken }
             }
         }
-        slots[index].headers.append(name: name, value: value)
-        return 0
+        slot.headers.append(name: name, value: value)
+        return .taken
     }
 
     /// The value of a `:status` field as a number (nghttp2 has checked it is three digits).

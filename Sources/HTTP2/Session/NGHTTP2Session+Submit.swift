@@ -123,12 +123,11 @@ extension NGHTTP2Session {
             if let block { count = Self.copy(block, 0..<block.count, to: fields, at: count) }
             return submit(UnsafePointer(fields), count)
         }
-        return buffer.bytes.withUnsafeBufferPointer { storage in
-            let base = UnsafeMutablePointer(mutating: storage.baseAddress)
+        return buffer.withFields { base, entries in
             if let block { count = Self.copy(block, 0..<blockPseudo, to: fields, at: count) }
-            count = Self.copy(buffer, base, pseudo: true, to: fields, at: count)
+            count = Self.copy(entries, base, pseudo: true, to: fields, at: count)
             if let block { count = Self.copy(block, blockPseudo..<block.count, to: fields, at: count) }
-            count = Self.copy(buffer, base, pseudo: false, to: fields, at: count)
+            count = Self.copy(entries, base, pseudo: false, to: fields, at: count)
             return submit(UnsafePointer(fields), count)
         }
     }
@@ -150,12 +149,11 @@ extension NGHTTP2Session {
     /// `base` (the buffer's bytes, which nghttp2 copies); returns the new count.
     @inline(__always)
     private static func copy(
-        _ buffer: HTTP2HeaderBuffer, _ base: UnsafeMutablePointer<UInt8>?, pseudo: Bool,
+        _ entries: UnsafeBufferPointer<HTTP2HeaderBuffer.Entry>, _ base: UnsafeMutablePointer<UInt8>, pseudo: Bool,
         to fields: UnsafeMutablePointer<nghttp2_nv>, at count: Int
     ) -> Int {
-        guard let base else { return count }
         var count = count
-        for entry in buffer.entries where entry.isPseudo == pseudo {
+        for entry in entries where entry.isPseudo == pseudo {
             fields[count] = nghttp2_nv(
                 name: base + entry.start, value: base + entry.start + entry.nameCount,
                 namelen: entry.nameCount, valuelen: entry.valueCount,

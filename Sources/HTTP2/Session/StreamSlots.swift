@@ -44,6 +44,13 @@ struct StreamSlots {
         _modify { yield &slots[Int(index)] }
     }
 
+    /// Runs `body` on slot `index` in one access (one uniqueness check of the table, not one per
+    /// field touched). `body` must not reach the table itself.
+    @inline(__always)
+    mutating func withSlot<Result>(_ index: Int32, _ body: (inout StreamSlot) -> Result) -> Result {
+        body(&slots[Int(index)])
+    }
+
     /// The open slot `userData` names, if it belongs to `streamID`.
     func openSlot(userData: UnsafeMutableRawPointer?, streamID: Int32) -> Int32? {
         // Field by field: copying the slot would retain and release every buffer in it.
