@@ -72,4 +72,22 @@ struct BulkLineScannerTests {
         let error = #expect(throws: BulkRequestDecoder.LineError.self) { try Self.decoder.decode(Array(line.utf8), number: 7) }
         #expect(error?.description.hasPrefix("line 7: token:") == true, "\(String(describing: error))")
     }
+
+    /// A payload equal to the last one is taken without reading it again, and only then: what
+    /// follows it is still read, and a payload that merely starts like it is read in full.
+    /// (known payload, line, the line's payload if the scan accepts the line, taken as known)
+    @Test(arguments: [
+        (#"{"aps":{"alert":"a"}}"#, #"{"token":"\#(token)","payload":{"aps":{"alert":"a"}}}"#, #"{"aps":{"alert":"a"}}"#, true),
+        (#"{"aps":{"alert":"a"}}"#, #"{"payload":{"aps":{"alert":"a"}},"token":"\#(token)"}"#, #"{"aps":{"alert":"a"}}"#, true),
+        (#"{"aps":{"alert":"a"}}"#, #"{"token":"\#(token)","payload":{"aps":{"alert":"ab"}}}"#, #"{"aps":{"alert":"ab"}}"#, false),
+        (#"{"aps":{"alert":"a"}}"#, #"{"token":"\#(token)","payload":{"aps":{"alert":"a"}}}}"#, nil, false),
+        (#"{"aps":{"alert":"a"}}"#, #"{"token":"\#(token)","payload":{"aps":{"alert":"a"}},"x":1}"#, nil, false),
+        ("", #"{"token":"\#(token)","payload":{}}"#, "{}", false),
+    ] as [(String, String, String?, Bool)])
+    func aKnownPayloadIsTakenAsItIs(known: String, line: String, payload: String?, taken: Bool) {
+        let bytes = Array(line.utf8)
+        let fields = BulkLineScanner.scan(bytes, knownPayload: Array(known.utf8))
+        #expect(fields?.payload.map { String(decoding: bytes[$0], as: UTF8.self) } == payload)
+        #expect((fields?.payloadIsKnown ?? false) == taken)
+    }
 }

@@ -35,9 +35,9 @@ final class BulkRequests: Sequence, IteratorProtocol {
     /// gets a random one (the sender would give it one anyway; here it costs the loop nothing).
     init(reader: any LineReader, path: String, context: CommandContext, decoder: BulkRequestDecoder, assignIDs: Bool) {
         handover = BatchHandover(capacity: Self.batchesAhead)
-        let decoding = LineDecoding(
-            reader: reader, path: path, context: context, decoder: decoder, assignIDs: assignIDs,
-            handover: handover)
+        var decoder = decoder
+        decoder.assignIDs = assignIDs
+        let decoding = LineDecoding(reader: reader, path: path, context: context, decoder: decoder, handover: handover)
         DispatchQueue(label: "herald.bulk-decode").async { decoding.run() }
     }
 
@@ -172,18 +172,13 @@ private final class LineDecoding: @unchecked Sendable {
     private let path: String
     private let context: CommandContext
     private let decoder: BulkRequestDecoder
-    private let assignIDs: Bool
     private let handover: BatchHandover
 
-    init(
-        reader: any LineReader, path: String, context: CommandContext, decoder: BulkRequestDecoder, assignIDs: Bool,
-        handover: BatchHandover
-    ) {
+    init(reader: any LineReader, path: String, context: CommandContext, decoder: BulkRequestDecoder, handover: BatchHandover) {
         self.reader = reader
         self.path = path
         self.context = context
         self.decoder = decoder
-        self.assignIDs = assignIDs
         self.handover = handover
     }
 
@@ -227,18 +222,15 @@ private final class LineDecoding: @unchecked Sendable {
         _ = handover.put(.init(notifications: batch, last: true))
     }
 
-    /// The line's notification, with an apns-id when `assignIDs`; nil (reported on standard
-    /// error) when the line cannot become one.
+    /// The line's notification (with an apns-id when the decoder assigns them); nil (reported on
+    /// standard error) when the line cannot become one.
     private func notification(_ line: [UInt8], number: Int) -> Notification? {
-        var notification: Notification
         do throws(BulkRequestDecoder.LineError) {
-            notification = try decoder.decode(line, number: number)
+            return try decoder.decode(line, number: number)
         } catch {
             context.standardError("herald send: --requests \(path), \(error)\n")
             return nil
         }
-        if assignIDs, notification.apnsID == nil { notification.apnsID = APNsID.random() }
-        return notification
     }
 
     private func publish(invalid: Int, readError: InputError?) {

@@ -21,6 +21,8 @@ final class FileLineReader: LineReader {
     private let name: String
     private let ownsDescriptor: Bool
     private var buffer: [UInt8] = []
+    /// What each `read` fills, allocated once.
+    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     private var start = 0
     private var atEnd = false
     private(set) var bytesConsumed = 0
@@ -86,14 +88,18 @@ final class FileLineReader: LineReader {
             buffer.removeFirst(start)
             start = 0
         }
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw InputError("cannot read \(name): \(SystemIO.errorText())")
             }
-            if count == 0 { atEnd = true } else { buffer.append(contentsOf: chunk[0..<count]) }
+            if count == 0 {
+                atEnd = true
+            } else {
+                // From a buffer pointer: one block copy (appending a slice of `chunk` went byte by byte).
+                chunk.withUnsafeBufferPointer { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<count])) }
+            }
             return
         }
     }
