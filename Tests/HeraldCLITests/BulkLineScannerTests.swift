@@ -90,4 +90,24 @@ struct BulkLineScannerTests {
         #expect(fields?.payload.map { String(decoding: bytes[$0], as: UTF8.self) } == payload)
         #expect((fields?.payloadIsKnown ?? false) == taken)
     }
+
+    /// The eight-byte test agrees with the byte-by-byte rule on every byte value at every place,
+    /// and on pairs where a low byte's borrow could spill into the next.
+    @Test func plainWordsAreExactlyTheWordsOfPlainBytes() {
+        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C }
+        func word(_ bytes: [UInt8]) -> UInt64 { bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+        for value in 0...255 {
+            for place in 0..<8 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                bytes[place] = UInt8(value)
+                #expect(BulkLineScanner.plainWord(word(bytes)) == plain(UInt8(value)), "byte \(value) at \(place)")
+            }
+        }
+        for low: UInt8 in [0x00, 0x1F, 0x21, 0x22, 0x5C, 0x7F, 0x80] {
+            for high: UInt8 in [0x20, 0x21, 0x23, 0x5D, 0x7E] {
+                let bytes = [UInt8](repeating: 0x41, count: 6) + [low, high]
+                #expect(BulkLineScanner.plainWord(word(bytes)) == (plain(low) && plain(high)), "\(low), \(high)")
+            }
+        }
+    }
 }

@@ -16,6 +16,8 @@ struct BulkRequestDecoder {
     /// Whether a notification without an apns-id gets a random one here (a bulk send: the
     /// sender would give it one anyway; on the decoding thread it costs the loop nothing).
     var assignIDs = false
+    /// The command line's headers checked ahead (`prepared()`), read without a lock.
+    var checked: Result<Defaults, FieldError>? = nil
     /// Push types inferred so far (see `inferredPushType`), the last payload and topic.
     let lintCache = LintCache()
 
@@ -45,7 +47,7 @@ struct BulkRequestDecoder {
             }
             let bytes = fields.payloadIsKnown ? known : newPayload(line[range])
             // The common line: every header from the command line, checked once for all lines.
-            if fields.headers.isEmpty, case .success(let defaults) = checkedDefaults() {
+            if fields.headers.isEmpty, case .success(let defaults) = checked ?? checkedDefaults() {
                 return try build(number: number, tokenText: tokenText, payload: bytes, defaults: defaults)
             }
             var texts = HeaderTexts(defaults: self)
@@ -149,6 +151,14 @@ struct BulkRequestDecoder {
         var priority: Priority?
         var expiration: Expiration?
         var collapseID: CollapseID?
+    }
+
+    /// This decoder with the command line's headers checked ahead, for a thread that decodes many
+    /// lines (the same results; no lock per line for them).
+    func prepared() -> BulkRequestDecoder {
+        var decoder = self
+        decoder.checked = checkedDefaults()
+        return decoder
     }
 
     /// The command line's header values, checked at the first line that takes them all (the

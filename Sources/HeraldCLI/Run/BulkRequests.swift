@@ -39,6 +39,7 @@ final class BulkRequests: Sequence, IteratorProtocol {
         handover = BatchHandover(capacity: Self.batchesAhead)
         var decoder = decoder
         decoder.assignIDs = assignIDs
+        decoder = decoder.prepared()
         let decoding = LineDecoding(reader: reader, path: path, context: context, decoder: decoder, handover: handover)
         DispatchQueue(label: "herald.bulk-decode").async { decoding.run() }
     }
