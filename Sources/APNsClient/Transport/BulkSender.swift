@@ -51,7 +51,8 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     private let pool: LoopPool
     private let limit: Int
     private let next: () -> Notification?
-    private let onResult: (Notification, Outcome) -> Void
+    /// Takes the notification: the sender is done with it (moved out, no copy).
+    private let onResult: (consuming Notification, Outcome) -> Void
     @exclusivity(unchecked) private var entries: [Entry] = []
     @exclusivity(unchecked) private var free: [Int] = []
     /// Per entry, apart from it (plain values): reading `entries[i].started` or checking
@@ -79,7 +80,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
 
     init(
         client: APNsClient, pool: LoopPool, limit: Int, next: @escaping () -> Notification?,
-        onResult: @escaping (Notification, Outcome) -> Void
+        onResult: @escaping (consuming Notification, Outcome) -> Void
     ) {
         self.client = client
         self.pool = pool
@@ -287,7 +288,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         inFlight -= 1
         let now = EventLoop.now()
         client.recorder.finished(result, microseconds: now > started[index] ? (now - started[index]) / 1000 : 0)
-        onResult(notification, result)
+        onResult(consume notification, result)
         refill()
     }
 }

@@ -32,15 +32,20 @@ final class BulkRequests: Sequence, IteratorProtocol {
     @exclusivity(unchecked) private var current: [Notification?] = []
     @exclusivity(unchecked) private var position = 0
     @exclusivity(unchecked) private var sawLast = false
+    /// Finished notifications on their way back to the decoding thread (`retire`).
+    @exclusivity(unchecked) private var retired: [Notification] = []
+    private let graveyard: NotificationGraveyard
 
     /// Starts decoding `reader`'s lines. With `assignIDs`, a notification without an apns-id
     /// gets a random one (the sender would give it one anyway; here it costs the loop nothing).
     init(reader: any LineReader, path: String, context: CommandContext, decoder: BulkRequestDecoder, assignIDs: Bool) {
         handover = BatchHandover(capacity: Self.batchesAhead)
+        graveyard = NotificationGraveyard()
         var decoder = decoder
         decoder.assignIDs = assignIDs
         decoder = decoder.prepared()
-        let decoding = LineDecoding(reader: reader, path: path, context: context, decoder: decoder, handover: handover)
+        let decoding = LineDecoding(
+            reader: reader, path: path, context: context, decoder: decoder, handover: handover, graveyard: graveyard)
         DispatchQueue(label: "herald.bulk-decode").async { decoding.run() }
     }
 
@@ -59,6 +64,13 @@ final class BulkRequests: Sequence, IteratorProtocol {
             current = batch.notifications
             position = 0
         }
+    }
+
+    /// Takes a notification the sender has finished with, to be freed on the decoding thread
+    /// (where its strings were allocated). For the consumer of `next()`, on its thread.
+    func retire(_ notification: consuming Notification) {
+        retired.append(notification)
+        if retired.count == NotificationGraveyard.arraySize { graveyard.bury(&retired) }
     }
 
     /// Lines that could not become a notification so far.
@@ -176,22 +188,32 @@ private final class LineDecoding: @unchecked Sendable {
     private let context: CommandContext
     private let decoder: BulkRequestDecoder
     private let handover: BatchHandover
+    private let graveyard: NotificationGraveyard
 
-    init(reader: any LineReader, path: String, context: CommandContext, decoder: BulkRequestDecoder, handover: BatchHandover) {
+    init(
+        reader: any LineReader, path: String, context: CommandContext, decoder: BulkRequestDecoder,
+        handover: BatchHandover, graveyard: NotificationGraveyard
+    ) {
         self.reader = reader
         self.path = path
         self.context = context
         self.decoder = decoder
         self.handover = handover
+        self.graveyard = graveyard
     }
 
     func run() {
-        defer { handover.decodingFinished() }
+        defer {
+            graveyard.close()
+            handover.decodingFinished()
+        }
         var number = 0
         var invalid = 0
         var batch: [Notification?] = []
         batch.reserveCapacity(BulkRequests.batchSize)
+        var sweeper = NotificationGraveyard.Sweeper()
         while true {
+            sweeper.freeOne(into: graveyard)
             let line: [UInt8]?
             do throws(InputError) {
                 line = try reader.nextLine()
@@ -213,6 +235,7 @@ private final class LineDecoding: @unchecked Sendable {
             if batch.count == BulkRequests.batchSize {
                 publish(invalid: invalid, readError: nil)
                 guard handover.put(.init(notifications: batch, last: false)) else { return }
+                sweeper.collect(from: graveyard)
                 if let spare = handover.spareBatch() {
                     batch = spare
                 } else {
