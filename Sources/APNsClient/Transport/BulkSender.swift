@@ -223,10 +223,11 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         let result: Outcome
         switch raw {
         case .success(let response):
-            var apnsID = response.apnsID
-            if apnsID == nil { apnsID = apnsIDs[tag] }
+            // Without an apns-id in the answer, the one sent: lowercase already (APNsID's form).
+            let answered = response.apnsID
             result = ResponseDecoder.decode(
-                status: response.status, apnsID: apnsID, uniqueID: response.uniqueID, body: response.body)
+                status: response.status, apnsID: answered ?? apnsIDs[tag], uniqueID: response.uniqueID,
+                body: response.body, apnsIDIsLowercase: answered == nil)
         case .failure(let error):
             result = .failure(error)
         }
