@@ -43,11 +43,14 @@ enum BulkLineScanner {
     /// payload starts with exactly those bytes, it is that payload (a JSON object ends where its
     /// bytes say), so it is not validated again: bulk files often send one payload to many tokens.
     static func scan(_ line: [UInt8], knownPayload: [UInt8] = []) -> BulkLineFields? {
-        line.withUnsafeBufferPointer { bytes in
-            guard let base = bytes.baseAddress else { return nil }
-            var scanner = Cursor(base: base, count: bytes.count)
-            return knownPayload.withUnsafeBufferPointer { known in scanner.line(knownPayload: known) }
-        }
+        line.withUnsafeBufferPointer { scan($0, knownPayload: knownPayload) }
+    }
+
+    /// `scan` over a line's bytes where they lie.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, knownPayload: [UInt8]) -> BulkLineFields? {
+        guard let base = bytes.baseAddress else { return nil }
+        var scanner = Cursor(base: base, count: bytes.count)
+        return knownPayload.withUnsafeBufferPointer { known in scanner.line(knownPayload: known) }
     }
 
     /// The index in `keys` of the key whose bytes are `key`, or nil.

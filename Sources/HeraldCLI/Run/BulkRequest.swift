@@ -37,6 +37,11 @@ struct BulkRequestDecoder {
     /// words the error for a bad line. The push type, when neither the line nor the command line
     /// gives one, is the linter's inference, cached by payload bytes and topic.
     func decode(_ line: [UInt8], number: Int) throws(LineError) -> Notification {
+        try line.withUnsafeBufferPointer { (bytes) throws(LineError) in try decode(bytes, number: number) }
+    }
+
+    /// `decode` over a line's bytes where they lie (the reader's buffer: no copy per line).
+    func decode(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(LineError) -> Notification {
         let known = lintCache.state.withLock { $0.lastPayload }
         if let fields = BulkLineScanner.scan(line, knownPayload: known) {
             guard let tokenText = fields.token else {
@@ -45,7 +50,7 @@ struct BulkRequestDecoder {
             guard let range = fields.payload else {
                 throw LineError(line: number, message: "\"payload\" is missing or not an object")
             }
-            let bytes = fields.payloadIsKnown ? known : newPayload(line[range])
+            let bytes = fields.payloadIsKnown ? known : newPayload(UnsafeBufferPointer(rebasing: line[range]))
             // The common line: every header from the command line, checked once for all lines.
             if fields.headers.isEmpty, case .success(let defaults) = checked ?? checkedDefaults() {
                 return try build(number: number, tokenText: tokenText, payload: bytes, defaults: defaults)
@@ -54,7 +59,7 @@ struct BulkRequestDecoder {
             for (key, value) in fields.headers { texts.set(key, value) }
             return try build(number: number, tokenText: tokenText, payload: bytes, texts: texts)
         }
-        return try decodeParsed(line, number: number)
+        return try decodeParsed(Array(line), number: number)
     }
 
     private func decodeParsed(_ line: [UInt8], number: Int) throws(LineError) -> Notification {
@@ -206,7 +211,7 @@ struct BulkRequestDecoder {
     /// it with the same bytes share this array (bulk files often send one payload to many
     /// tokens) instead of an allocation each, made on the decoding thread and freed on the
     /// sending loop's, and the scan does not validate those bytes again.
-    private func newPayload(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+    private func newPayload(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         let payload = Array(bytes)
         lintCache.state.withLock { $0.lastPayload = payload }
         return payload

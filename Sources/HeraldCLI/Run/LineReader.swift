@@ -11,6 +11,18 @@ public protocol LineReader: AnyObject {
     var bytesConsumed: Int { get }
     /// The input's size when known (a regular file), for an ETA.
     var totalBytes: Int? { get }
+    /// Lends the next line without its end to `body` (valid only during the call); false at the
+    /// end of input. A reader with a buffer lends its bytes instead of copying them out. (Not
+    /// generic: through `any LineReader`, a generic result was copied through value witnesses.)
+    func withNextLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(InputError) -> Bool
+}
+
+extension LineReader {
+    public func withNextLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(InputError) -> Bool {
+        guard let line = try nextLine() else { return false }
+        line.withUnsafeBufferPointer(body)
+        return true
+    }
 }
 
 /// Lines from a file descriptor, read in 64 KiB chunks.
@@ -54,21 +66,29 @@ final class FileLineReader: LineReader {
     }
 
     func nextLine() throws(InputError) -> [UInt8]? {
+        var line: [UInt8]?
+        _ = try withNextLine { line = Array($0) }
+        return line
+    }
+
+    func withNextLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(InputError) -> Bool {
         while true {
             if let newline = newlineIndex() {
                 let lineEnd = newline > start && buffer[newline - 1] == 0x0D ? newline - 1 : newline
-                let line = buffer.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[start..<lineEnd])) }
+                let lineStart = start
                 bytesConsumed += newline + 1 - start
                 start = newline + 1
-                return line
+                buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[lineStart..<lineEnd])) }
+                return true
             }
             if atEnd {
-                guard start < end else { return nil }
-                var line = Array(buffer[start..<end])
+                guard start < end else { return false }
+                let lineStart = start
+                let lineEnd = buffer[end - 1] == 0x0D ? end - 1 : end
                 bytesConsumed += end - start
                 start = end
-                if line.last == 0x0D { line.removeLast() }
-                return line
+                buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[lineStart..<lineEnd])) }
+                return true
             }
             if end - start > Self.maximumLineBytes {
                 throw InputError("\(name) has a line longer than \(Self.maximumLineBytes >> 20) MiB")
