@@ -68,6 +68,10 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     @exclusivity(unchecked) private var exhausted = false
     @exclusivity(unchecked) private var refilling = false
     private var shutdownObserver: Int?
+    /// Starts, writes and successes not yet added to the client's metrics: added every
+    /// `tallyBatch` notifications and before `done` resumes (failures are recorded at once).
+    @exclusivity(unchecked) private var tally = MetricsTally()
+    private static let tallyBatch = 64
     /// The provider token's `authorization` for new requests, asked of the cache again every
     /// `authorizationReuse` notifications (asking reads the clock and takes a lock) and on every
     /// resend. A token stays valid for an hour; the cache replaces it well before.
@@ -90,6 +94,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     }
 
     deinit {
+        client.recorder.add(&tally)
         // Only when the loop stopped with a retry timer pending (its loop group was shut down
         // before the transport): the timers and their references went away. Their notifications
         // still end once, and the caller does not wait forever.
@@ -132,6 +137,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         }
         refilling = false
         if exhausted, inFlight == 0, let done {
+            client.recorder.add(&tally)
             self.done = nil
             if let shutdownObserver { pool.stopObservingShutdown(shutdownObserver) }
             shutdownObserver = nil
@@ -140,7 +146,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     }
 
     private func begin(_ notification: consuming Notification, at started: UInt64) {
-        client.recorder.started()
+        tally.started += 1
         var failure: APNsClientError?
         var authorization: String?
         if notification.payload.count > notification.payloadLimit {
@@ -211,7 +217,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     }
 
     private func submit(_ request: APNsRequest, _ index: Int) {
-        client.recorder.wroteRequest()
+        tally.sent += 1
         pool.perform(request, timeout: client.requestTimeout, completion: .handler(self, tag: index))
     }
 
@@ -288,7 +294,13 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         free.append(index)
         inFlight -= 1
         let now = EventLoop.now()
-        client.recorder.finished(result, microseconds: now > started[index] ? (now - started[index]) / 1000 : 0)
+        let microseconds = now > started[index] ? (now - started[index]) / 1000 : 0
+        if case .success = result {
+            tally.succeeded.append(microseconds)
+        } else {
+            client.recorder.finished(result, microseconds: microseconds)
+        }
+        if tally.started >= Self.tallyBatch || tally.succeeded.count >= Self.tallyBatch { client.recorder.add(&tally) }
         onResult(consume notification, result)
         refill()
     }
