@@ -162,7 +162,9 @@ enum BulkLineScanner {
             let start = position
             var at = position
             // Eight bytes at a time while none of them needs a look (see `plainWord`), then byte by byte.
-            while at + 8 <= count, BulkLineScanner.plainWord(UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)) {
+            while at + 8 <= count,
+                BulkLineScanner.plainWord(UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+            {
                 at += 8
             }
             while at < count {

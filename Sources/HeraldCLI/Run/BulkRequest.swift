@@ -183,7 +183,9 @@ struct BulkRequestDecoder {
     }
 
     /// The notification of a line that gives only its token and payload.
-    private func build(number: Int, tokenText: String, payload: [UInt8], defaults: Defaults) throws(LineError) -> Notification {
+    private func build(
+        number: Int, tokenText: String, payload: [UInt8], defaults: Defaults
+    ) throws(LineError) -> Notification {
         let body = EncodedPayload(bytes: payload)
         let token: DeviceToken
         do {
