@@ -122,7 +122,10 @@ final class BatchHandover: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(capacity: Int) {
-        room = DispatchSemaphore(value: capacity)
+        // Made at zero and raised: libdispatch traps when a semaphore is freed below the value
+        // it was made with, which this one is when the sender stops with batches untaken.
+        room = DispatchSemaphore(value: 0)
+        for _ in 0..<capacity { room.signal() }
     }
 
     /// Decoding thread: waits for room, then hands `batch` over. False when the sender stopped.
