@@ -43,8 +43,9 @@ struct BulkRequestDecoder {
     /// `decode` over a line's bytes where they lie (the reader's buffer: no copy per line).
     func decode(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(LineError) -> Notification {
         let known = lintCache.state.withLock { $0.lastPayload }
-        if let fields = BulkLineScanner.scan(line, knownPayload: known) {
-            guard let tokenText = fields.token else {
+        if var fields = BulkLineScanner.scan(line, knownPayload: known) {
+            // Moved out, not copied (a copy of the optional string went through its generic witness).
+            guard let tokenText = fields.token.take() else {
                 throw LineError(line: number, message: "\"token\" is missing or not a string")
             }
             guard let range = fields.payload else {
