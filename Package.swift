@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "herald", targets: ["herald"]),
         .executable(name: "herald-bench", targets: ["herald-bench"]),
         .executable(name: "emulator-bench", targets: ["emulator-bench"]),
+        .executable(name: "bulk-bench", targets: ["bulk-bench"]),
         .library(name: "APNs", targets: ["APNs"]),
         .library(name: "Keys", targets: ["Keys"]),
     ],
@@ -51,6 +52,8 @@ let package = Package(
         // The emulator for callgrind (see Benchmarks/emulator-bench/main.swift, BENCHMARKS.md).
         .executableTarget(
             name: "emulator-bench", dependencies: ["Emulator", "APNs", "HTTP2", "Keys"], path: "Benchmarks/emulator-bench"),
+        // `herald send` for callgrind (see Benchmarks/bulk-bench/main.swift, scripts/callgrind-bulk).
+        .executableTarget(name: "bulk-bench", dependencies: ["HeraldCLI"], path: "Benchmarks/bulk-bench"),
         // Helpers shared by test targets (reference servers on loopback, child processes).
         .target(name: "HeraldTestSupport", dependencies: ["HTTP2"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "KeysTests", dependencies: ["Keys"]),

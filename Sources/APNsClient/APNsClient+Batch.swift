@@ -62,7 +62,7 @@ extension APNsClient {
     /// with the apns-id it was given. With another transport this is `sendAll`.
     public func sendEach(
         concurrency: Int = 1000, next: @escaping () -> Notification?,
-        onResult: @escaping (Notification, Result<APNsResponse, APNsClientError>) -> Void
+        onResult: @escaping (consuming Notification, Result<APNsResponse, APNsClientError>) -> Void
     ) async {
         guard let http2 else {
             await sendAll(AnyIterator(next), concurrency: concurrency) { notification, result in

@@ -92,6 +92,23 @@ final class MetricsRecorder: Sendable {
         shard.finished.add(1, ordering: .relaxed)
     }
 
+    /// Adds what one caller gathered on its own thread (`MetricsTally`) in one go, and empties it.
+    func add(_ tally: inout MetricsTally) {
+        let shard = self.shard
+        if !tally.succeeded.isEmpty {
+            shard.state.withLock { metrics in
+                for microseconds in tally.succeeded { metrics.latency.record(microseconds: microseconds) }
+                metrics.succeeded += tally.succeeded.count
+            }
+            shard.finished.add(tally.succeeded.count, ordering: .relaxed)
+            tally.succeeded.removeAll(keepingCapacity: true)
+        }
+        if tally.started > 0 { shard.started.add(tally.started, ordering: .relaxed) }
+        if tally.sent > 0 { shard.sent.add(tally.sent, ordering: .relaxed) }
+        tally.started = 0
+        tally.sent = 0
+    }
+
     static func label(_ error: APNsClientError) -> String {
         switch error {
         case .rejected(let rejection): rejection.reason.rawValue
@@ -102,4 +119,14 @@ final class MetricsRecorder: Sendable {
         case .shutDown: "shutdown"
         }
     }
+}
+
+/// Starts, writes and successes one caller counts on its own thread and adds to a
+/// `MetricsRecorder` now and then (`add`): the bulk sender, for which a lock and three atomics
+/// per notification were ~220 instructions of its loop. Failures are recorded as they happen.
+struct MetricsTally {
+    var started = 0
+    var sent = 0
+    /// The latency of each success, in microseconds.
+    var succeeded: [UInt64] = []
 }

@@ -97,6 +97,9 @@ struct BulkSenderTests {
         let metrics = world.client.metrics
         #expect(
             metrics.succeeded == tally.succeeded && metrics.failed == total - tally.succeeded && metrics.inFlight == 0)
+        // Counted on the loop and added now and then: complete once `sendEach` has returned.
+        #expect(metrics.latency.count == UInt64(total), "a latency for each notification")
+        #expect(metrics.sent == total + metrics.retried, "each first send and each resend written once: \(metrics)")
         #expect(world.emulator.log.counts.byStatus[200] == tally.succeeded, "each success was accepted once")
         if scenario.name.hasPrefix("refused") {
             // The pool resends a refused request up to 5 times; refused again, it fails as never

@@ -72,4 +72,44 @@ struct BulkLineScannerTests {
         let error = #expect(throws: BulkRequestDecoder.LineError.self) { try Self.decoder.decode(Array(line.utf8), number: 7) }
         #expect(error?.description.hasPrefix("line 7: token:") == true, "\(String(describing: error))")
     }
+
+    /// A payload equal to the last one is taken without reading it again, and only then: what
+    /// follows it is still read, and a payload that merely starts like it is read in full.
+    /// (known payload, line, the line's payload if the scan accepts the line, taken as known)
+    static let known = #"{"aps":{"alert":"a"}}"#
+    @Test(
+        arguments: [
+            (known, #"{"token":"\#(token)","payload":{"aps":{"alert":"a"}}}"#, known, true),
+            (known, #"{"payload":{"aps":{"alert":"a"}},"token":"\#(token)"}"#, known, true),
+            (known, #"{"token":"\#(token)","payload":{"aps":{"alert":"ab"}}}"#, #"{"aps":{"alert":"ab"}}"#, false),
+            (known, #"{"token":"\#(token)","payload":{"aps":{"alert":"a"}}}}"#, nil, false),
+            (known, #"{"token":"\#(token)","payload":{"aps":{"alert":"a"}},"x":1}"#, nil, false),
+            ("", #"{"token":"\#(token)","payload":{}}"#, "{}", false),
+        ] as [(String, String, String?, Bool)])
+    func aKnownPayloadIsTakenAsItIs(known: String, line: String, payload: String?, taken: Bool) {
+        let bytes = Array(line.utf8)
+        let fields = BulkLineScanner.scan(bytes, knownPayload: Array(known.utf8))
+        #expect(fields?.payload.map { String(decoding: bytes[$0], as: UTF8.self) } == payload)
+        #expect((fields?.payloadIsKnown ?? false) == taken)
+    }
+
+    /// The eight-byte test agrees with the byte-by-byte rule on every byte value at every place,
+    /// and on pairs where a low byte's borrow could spill into the next.
+    @Test func plainWordsAreExactlyTheWordsOfPlainBytes() {
+        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C }
+        func word(_ bytes: [UInt8]) -> UInt64 { bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+        for value in 0...255 {
+            for place in 0..<8 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                bytes[place] = UInt8(value)
+                #expect(BulkLineScanner.plainWord(word(bytes)) == plain(UInt8(value)), "byte \(value) at \(place)")
+            }
+        }
+        for low: UInt8 in [0x00, 0x1F, 0x21, 0x22, 0x5C, 0x7F, 0x80] {
+            for high: UInt8 in [0x20, 0x21, 0x23, 0x5D, 0x7E] {
+                let bytes = [UInt8](repeating: 0x41, count: 6) + [low, high]
+                #expect(BulkLineScanner.plainWord(word(bytes)) == (plain(low) && plain(high)), "\(low), \(high)")
+            }
+        }
+    }
 }

@@ -84,4 +84,16 @@ struct BulkRequestsTests {
         requests.stop()  // a second stop is harmless
         #expect(requests.bytesConsumed < text.utf8.count, "decoding stopped before the end")
     }
+
+    /// Stopped with batches handed over and never taken, the hand-over is freed cleanly (it used
+    /// to trap in libdispatch: "Semaphore object deallocated while in use").
+    @Test func aHandOverLeftWithBatchesUntakenIsFreedCleanly() {
+        var handover: BatchHandover? = BatchHandover(capacity: 2)
+        #expect(handover?.put(.init(notifications: [], last: false)) == true)
+        #expect(handover?.put(.init(notifications: [], last: false)) == true)
+        handover?.decodingFinished()
+        handover?.stop()
+        handover = nil
+        #expect(handover == nil)
+    }
 }

@@ -24,7 +24,11 @@ struct FileLineReaderTests {
         Case(name: "blank lines", text: "\n\r\n\na\n", lines: ["", "", "", "a"]),
         Case(name: "a carriage return inside a line stays", text: "a\rb\n", lines: ["a\rb"]),
         Case(name: "a line across reads", text: "a\n" + long + "\r\nb", lines: ["a", long, "b"]),
+        Case(name: "a line longer than two reads", text: "a\n" + veryLong + "\nb\n", lines: ["a", veryLong, "b"]),
+        Case(name: "many lines over many reads", text: many.map { $0 + "\n" }.joined(), lines: many),
     ]
+    static let veryLong = String(repeating: "y", count: 200_000)
+    static let many = (0..<5_000).map { "line \($0) " + String(repeating: "z", count: $0 % 97) }
 
     @Test(arguments: cases)
     func readsEveryLine(_ testCase: Case) throws {
@@ -38,5 +42,17 @@ struct FileLineReaderTests {
         #expect(lines == testCase.lines)
         #expect(reader.bytesConsumed == testCase.text.utf8.count)
         #expect(reader.totalBytes == testCase.text.utf8.count)
+    }
+
+    @Test func aLineOverTheLimitIsAnError() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("herald-lines-\(UUID().uuidString)")
+            .path
+        try Data(("a\n" + String(repeating: "x", count: FileLineReader.maximumLineBytes + 100_000)).utf8)
+            .write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try FileLineReader.open(path)
+        #expect(try reader.nextLine() == Array("a".utf8))
+        let error = #expect(throws: InputError.self) { try reader.nextLine() }
+        #expect(error?.message.contains("longer than 1 MiB") == true)
     }
 }

@@ -51,17 +51,27 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     private let pool: LoopPool
     private let limit: Int
     private let next: () -> Notification?
-    private let onResult: (Notification, Outcome) -> Void
+    /// Takes the notification: the sender is done with it (moved out, no copy).
+    private let onResult: (consuming Notification, Outcome) -> Void
     @exclusivity(unchecked) private var entries: [Entry] = []
     @exclusivity(unchecked) private var free: [Int] = []
     /// Per entry, apart from it (plain values): reading `entries[i].started` or checking
     /// `entries[i].notification` copied the whole entry (about 3% of the loop thread in a profile).
     @exclusivity(unchecked) private var inUse: [Bool] = []
-    @exclusivity(unchecked) private var started: [ContinuousClock.Instant] = []
+    /// When each entry began (`EventLoop.now()`, nanoseconds): converting a `Duration` to
+    /// microseconds cost more than the clock read.
+    @exclusivity(unchecked) private var started: [UInt64] = []
+    /// The apns-id each entry is sent with, for a response without one: reading it out of the
+    /// entry's notification copied the whole entry.
+    @exclusivity(unchecked) private var apnsIDs: [String] = []
     @exclusivity(unchecked) private var inFlight = 0
     @exclusivity(unchecked) private var exhausted = false
     @exclusivity(unchecked) private var refilling = false
     private var shutdownObserver: Int?
+    /// Starts, writes and successes not yet added to the client's metrics: added every
+    /// `tallyBatch` notifications and before `done` resumes (failures are recorded at once).
+    @exclusivity(unchecked) private var tally = MetricsTally()
+    private static let tallyBatch = 64
     /// The provider token's `authorization` for new requests, asked of the cache again every
     /// `authorizationReuse` notifications (asking reads the clock and takes a lock) and on every
     /// resend. A token stays valid for an hour; the cache replaces it well before.
@@ -74,7 +84,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
 
     init(
         client: APNsClient, pool: LoopPool, limit: Int, next: @escaping () -> Notification?,
-        onResult: @escaping (Notification, Outcome) -> Void
+        onResult: @escaping (consuming Notification, Outcome) -> Void
     ) {
         self.client = client
         self.pool = pool
@@ -84,6 +94,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     }
 
     deinit {
+        client.recorder.add(&tally)
         // Only when the loop stopped with a retry timer pending (its loop group was shut down
         // before the transport): the timers and their references went away. Their notifications
         // still end once, and the caller does not wait forever.
@@ -110,7 +121,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     private func refill() {
         guard !refilling else { return }  // an outcome inside `begin`: the outer loop goes on
         refilling = true
-        var now = ContinuousClock.now  // one clock read for the notifications begun together
+        var now = EventLoop.now()  // one clock read for the notifications begun together
         var begun = 0
         // While requests wait in the pool for a stream, more would only queue behind them: a
         // queued request costs the pool a ticket, a queue push and a connection scan more than one
@@ -121,11 +132,12 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
                 break
             }
             begun += 1
-            if begun & 15 == 0 { now = ContinuousClock.now }
+            if begun & 15 == 0 { now = EventLoop.now() }
             begin(notification, at: now)
         }
         refilling = false
         if exhausted, inFlight == 0, let done {
+            client.recorder.add(&tally)
             self.done = nil
             if let shutdownObserver { pool.stopObservingShutdown(shutdownObserver) }
             shutdownObserver = nil
@@ -133,8 +145,8 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         }
     }
 
-    private func begin(_ notification: consuming Notification, at started: ContinuousClock.Instant) {
-        client.recorder.started()
+    private func begin(_ notification: consuming Notification, at started: UInt64) {
+        tally.started += 1
         var failure: APNsClientError?
         var authorization: String?
         if notification.payload.count > notification.payloadLimit {
@@ -164,15 +176,18 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         if notification.apnsID == nil { notification.apnsID = APNsID.random() }
         let request = APNsRequest(notification: notification, authority: client.authority, authorization: authorization)
         let index: Int
-        // Entries are made in place: assigning a local entry copied it and destroyed the original.
+        // Entries are made in place: assigning a local entry copied it and destroyed the original;
+        // the notification is moved in (not copied).
         if let reused = free.popLast() {
             index = reused
-            entries[index] = Entry(notification: notification, authorization: authorization)
+            apnsIDs[index] = request.apnsID
+            entries[index] = Entry(notification: consume notification, authorization: authorization)
             inUse[index] = true
             self.started[index] = started
         } else {
             index = entries.count
-            entries.append(Entry(notification: notification, authorization: authorization))
+            apnsIDs.append(request.apnsID)
+            entries.append(Entry(notification: consume notification, authorization: authorization))
             inUse.append(true)
             self.started.append(started)
         }
@@ -202,7 +217,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     }
 
     private func submit(_ request: APNsRequest, _ index: Int) {
-        client.recorder.wroteRequest()
+        tally.sent += 1
         pool.perform(request, timeout: client.requestTimeout, completion: .handler(self, tag: index))
     }
 
@@ -214,10 +229,11 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         let result: Outcome
         switch raw {
         case .success(let response):
-            var apnsID = response.apnsID
-            if apnsID == nil { apnsID = entries[tag].notification?.apnsID?.value }
+            // Without an apns-id in the answer, the one sent: lowercase already (APNsID's form).
+            let answered = response.apnsID
             result = ResponseDecoder.decode(
-                status: response.status, apnsID: apnsID, uniqueID: response.uniqueID, body: response.body)
+                status: response.status, apnsID: answered ?? apnsIDs[tag], uniqueID: response.uniqueID,
+                body: response.body, apnsIDIsLowercase: answered == nil)
         case .failure(let error):
             result = .failure(error)
         }
@@ -277,9 +293,15 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         entries[index].retryTimer = nil
         free.append(index)
         inFlight -= 1
-        let elapsed = ContinuousClock.now - started[index]
-        client.recorder.finished(result, microseconds: elapsed.clampedNanoseconds / 1000)
-        onResult(notification, result)
+        let now = EventLoop.now()
+        let microseconds = now > started[index] ? (now - started[index]) / 1000 : 0
+        if case .success = result {
+            tally.succeeded.append(microseconds)
+        } else {
+            client.recorder.finished(result, microseconds: microseconds)
+        }
+        if tally.started >= Self.tallyBatch || tally.succeeded.count >= Self.tallyBatch { client.recorder.add(&tally) }
+        onResult(consume notification, result)
         refill()
     }
 }

@@ -8,11 +8,17 @@
 // Anything else (escapes, non-ASCII, whitespace inside the payload, unknown or repeated keys,
 // malformed JSON) returns nil, and the caller parses the line fully, which also words the error.
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The parts of a bulk request line, as found by `BulkLineScanner.scan`.
 struct BulkLineFields {
     var token: String?
-    /// The payload object's bytes, as they appear in the line.
-    var payload: ArraySlice<UInt8>?
+    /// Where the payload object's bytes are in the line.
+    var payload: Range<Int>?
+    /// The payload's bytes are the `knownPayload` given to `scan` (and were not read again).
+    var payloadIsKnown = false
     /// Header keys and their values as text (strings as they are, integers as written).
     var headers: [(key: String, value: String)] = []
 
@@ -23,77 +29,124 @@ struct BulkLineFields {
 
 enum BulkLineScanner {
     static let maximumDepth = 64
-    /// The keys a line may have, each at most once.
+    /// The keys a line may have, each at most once (`payload` and `token` first: see `keySlot`).
     static let keys = [
         "payload", "token", "apns-topic", "apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id",
         "apns-id",
     ]
+    /// `keys` as bytes, for matching a key where it lies in the line (no string per key).
+    private static let keyBytes = keys.map { Array($0.utf8) }
 
     /// The line's fields, or nil when the line is not in the simple form (see above).
-    static func scan(_ line: [UInt8]) -> BulkLineFields? {
-        line.withUnsafeBufferPointer { bytes in
-            var scanner = Cursor(bytes: bytes)
-            return scanner.line(base: line)
+    ///
+    /// `knownPayload`: a payload an earlier line had (the scan accepted it). When the line's
+    /// payload starts with exactly those bytes, it is that payload (a JSON object ends where its
+    /// bytes say), so it is not validated again: bulk files often send one payload to many tokens.
+    static func scan(_ line: [UInt8], knownPayload: [UInt8] = []) -> BulkLineFields? {
+        line.withUnsafeBufferPointer { scan($0, knownPayload: knownPayload) }
+    }
+
+    /// `scan` over a line's bytes where they lie.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, knownPayload: [UInt8]) -> BulkLineFields? {
+        guard let base = bytes.baseAddress else { return nil }
+        var scanner = Cursor(base: base, count: bytes.count)
+        return knownPayload.withUnsafeBufferPointer { known in scanner.line(knownPayload: known) }
+    }
+
+    /// The index in `keys` of the key whose bytes are `key`, or nil.
+    private static func keySlot(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
+        for slot in keyBytes.indices where keyBytes[slot].count == key.count {
+            let same = keyBytes[slot].withUnsafeBufferPointer { known in
+                guard let a = known.baseAddress, let b = key.baseAddress else { return known.isEmpty }
+                return memcmp(a, b, key.count) == 0
+            }
+            if same { return slot }
         }
+        return nil
+    }
+
+    /// Whether all eight bytes of `word` are printable ASCII other than `"` and `\`. A false
+    /// answer only sends the scan byte by byte, which decides exactly: the zero-byte tests
+    /// below can misfire only above a byte that really matches.
+    @inline(__always)
+    static func plainWord(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let control = (word &- ones &* 0x20) & ~word & highs  // a byte under 0x20 (given no high bit)
+        let stops = hasZero(word ^ (ones &* 0x22)) | hasZero(word ^ (ones &* 0x5C)) | hasZero(word ^ (ones &* 0x7F))
+        return (word & highs) | control | stops == 0
     }
 
     private struct Cursor {
-        let bytes: UnsafeBufferPointer<UInt8>
+        /// The line's bytes (`count` of them): read through a pointer, the position checked once
+        /// per step rather than once more per access.
+        let base: UnsafePointer<UInt8>
+        let count: Int
         var position = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>) {
-            self.bytes = bytes
+        init(base: UnsafePointer<UInt8>, count: Int) {
+            self.base = base
+            self.count = count
         }
 
-        mutating func line(base: [UInt8]) -> BulkLineFields? {
+        private func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)
+        }
+
+        mutating func line(knownPayload known: UnsafeBufferPointer<UInt8>) -> BulkLineFields? {
             var fields = BulkLineFields()
             var seen: UInt32 = 0  // bit i: BulkLineScanner.keys[i] was read
             skipSpace()
             guard take(UInt8(ascii: "{")) else { return nil }
             skipSpace()
-            if take(UInt8(ascii: "}")) { return finish(fields) }
+            if take(UInt8(ascii: "}")) { return atEnd() ? fields : nil }
             while true {
                 skipSpace()
-                guard let keyRange = string() else { return nil }
-                let key = String(decoding: bytes[keyRange], as: UTF8.self)
-                guard let slot = BulkLineScanner.keys.firstIndex(of: key), seen & (1 << slot) == 0 else { return nil }
+                guard let keyRange = string(),
+                    let slot = BulkLineScanner.keySlot(
+                        UnsafeBufferPointer(start: base + keyRange.lowerBound, count: keyRange.count)),
+                    seen & (1 << slot) == 0
+                else { return nil }
                 seen |= 1 << slot
                 skipSpace()
                 guard take(UInt8(ascii: ":")) else { return nil }
                 skipSpace()
-                switch key {
-                case "payload":
+                switch slot {
+                case 0:  // payload
                     guard peek == UInt8(ascii: "{") else { return nil }
                     let start = position
-                    guard value(depth: 0, compact: true) else { return nil }
-                    fields.payload = base[start..<position]
-                case "token":
-                    guard let range = string() else { return nil }
-                    fields.token = String(decoding: bytes[range], as: UTF8.self)
-                case "apns-topic", "apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id", "apns-id":
-                    if let range = string() {
-                        fields.headers.append((key, String(decoding: bytes[range], as: UTF8.self)))
-                    } else if let range = integer() {
-                        fields.headers.append((key, String(decoding: bytes[range], as: UTF8.self)))
+                    if !known.isEmpty, let knownBase = known.baseAddress, count - position >= known.count,
+                        memcmp(base + position, knownBase, known.count) == 0
+                    {
+                        position += known.count
+                        fields.payloadIsKnown = true
                     } else {
-                        return nil
+                        guard value(depth: 0, compact: true) else { return nil }
                     }
-                default:
-                    return nil
+                    fields.payload = start..<position
+                case 1:  // token
+                    guard let range = string() else { return nil }
+                    fields.token = text(range)
+                default:  // a header
+                    guard let range = string() ?? integer() else { return nil }
+                    fields.headers.append((BulkLineScanner.keys[slot], text(range)))
                 }
                 skipSpace()
                 if take(UInt8(ascii: ",")) { continue }
                 guard take(UInt8(ascii: "}")) else { return nil }
-                return finish(fields)
+                return atEnd() ? fields : nil
             }
         }
 
-        private mutating func finish(_ fields: BulkLineFields) -> BulkLineFields? {
+        /// Whether only spaces are left. (Not handed the fields to return: copying them in and
+        /// out went through the generic `Optional` copy, ~200 instructions a line.)
+        private mutating func atEnd() -> Bool {
             skipSpace()
-            return position == bytes.count ? fields : nil
+            return position == count
         }
 
-        private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
+        private var peek: UInt8? { position < count ? base[position] : nil }
 
         private mutating func take(_ byte: UInt8) -> Bool {
             guard peek == byte else { return false }
@@ -109,13 +162,22 @@ enum BulkLineScanner {
         private mutating func string() -> Range<Int>? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = position
-            while let byte = peek {
+            var at = position
+            // Eight bytes at a time while none of them needs a look (see `plainWord`), then byte by byte.
+            while at + 8 <= count,
+                BulkLineScanner.plainWord(UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+            {
+                at += 8
+            }
+            while at < count {
+                let byte = base[at]
                 if byte == UInt8(ascii: "\"") {
-                    position += 1
-                    return start..<(position - 1)
+                    position = at + 1
+                    return start..<at
                 }
-                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-                position += 1
+                // Printable ASCII (0x20...0x7E) but the backslash, in one comparison and one test.
+                guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "\\") else { return nil }
+                at += 1
             }
             return nil
         }
@@ -126,8 +188,8 @@ enum BulkLineScanner {
             _ = take(UInt8(ascii: "-"))
             let digits = position
             while let byte = peek, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { position += 1 }
-            let count = position - digits
-            guard count > 0, count == 1 || bytes[digits] != UInt8(ascii: "0") else { return nil }
+            let digitCount = position - digits
+            guard digitCount > 0, digitCount == 1 || base[digits] != UInt8(ascii: "0") else { return nil }
             if let byte = peek, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
                 return nil
             }
@@ -170,10 +232,10 @@ enum BulkLineScanner {
         }
 
         private mutating func literal(_ text: StaticString) -> Bool {
-            let count = text.utf8CodeUnitCount
-            guard bytes.count - position >= count else { return false }
-            for offset in 0..<count where bytes[position + offset] != text.utf8Start[offset] { return false }
-            position += count
+            let length = text.utf8CodeUnitCount
+            guard count - position >= length else { return false }
+            for offset in 0..<length where base[position + offset] != text.utf8Start[offset] { return false }
+            position += length
             return true
         }
 
@@ -182,8 +244,8 @@ enum BulkLineScanner {
             _ = take(UInt8(ascii: "-"))
             let digits = position
             skipDigits()
-            let count = position - digits
-            guard count > 0, count == 1 || bytes[digits] != UInt8(ascii: "0") else { return false }
+            let digitCount = position - digits
+            guard digitCount > 0, digitCount == 1 || base[digits] != UInt8(ascii: "0") else { return false }
             if take(UInt8(ascii: ".")) {
                 let fraction = position
                 skipDigits()

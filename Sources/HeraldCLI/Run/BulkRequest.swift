@@ -13,7 +13,12 @@ struct BulkRequestDecoder {
     var priority: String?
     var expiration: String?
     var collapseID: String?
-    /// Push types inferred so far (see `inferredPushType`).
+    /// Whether a notification without an apns-id gets a random one here (a bulk send: the
+    /// sender would give it one anyway; on the decoding thread it costs the loop nothing).
+    var assignIDs = false
+    /// The command line's headers checked ahead (`prepared()`), read without a lock.
+    var checked: Result<Defaults, FieldError>? = nil
+    /// Push types inferred so far (see `inferredPushType`), the last payload and topic.
     let lintCache = LintCache()
 
     static let headerKeys: Set<String> = [
@@ -32,18 +37,30 @@ struct BulkRequestDecoder {
     /// words the error for a bad line. The push type, when neither the line nor the command line
     /// gives one, is the linter's inference, cached by payload bytes and topic.
     func decode(_ line: [UInt8], number: Int) throws(LineError) -> Notification {
-        if let fields = BulkLineScanner.scan(line) {
-            guard let tokenText = fields.token else {
+        try line.withUnsafeBufferPointer { (bytes) throws(LineError) in try decode(bytes, number: number) }
+    }
+
+    /// `decode` over a line's bytes where they lie (the reader's buffer: no copy per line).
+    func decode(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(LineError) -> Notification {
+        let known = lintCache.state.withLock { $0.lastPayload }
+        if var fields = BulkLineScanner.scan(line, knownPayload: known) {
+            // Moved out, not copied (a copy of the optional string went through its generic witness).
+            guard let tokenText = fields.token.take() else {
                 throw LineError(line: number, message: "\"token\" is missing or not a string")
             }
-            guard let payload = fields.payload else {
+            guard let range = fields.payload else {
                 throw LineError(line: number, message: "\"payload\" is missing or not an object")
             }
-            return try build(
-                number: number, tokenText: tokenText, payload: sharedPayload(payload)
-            ) { name, fallback in fields.header(name) ?? fallback }
+            let bytes = fields.payloadIsKnown ? known : newPayload(UnsafeBufferPointer(rebasing: line[range]))
+            // The common line: every header from the command line, checked once for all lines.
+            if fields.headers.isEmpty, case .success(let defaults) = checked ?? checkedDefaults() {
+                return try build(number: number, tokenText: tokenText, payload: bytes, defaults: defaults)
+            }
+            var texts = HeaderTexts(defaults: self)
+            for (key, value) in fields.headers { texts.set(key, value) }
+            return try build(number: number, tokenText: tokenText, payload: bytes, texts: texts)
         }
-        return try decodeParsed(line, number: number)
+        return try decodeParsed(Array(line), number: number)
     }
 
     private func decodeParsed(_ line: [UInt8], number: Int) throws(LineError) -> Notification {
@@ -70,54 +87,137 @@ struct BulkRequestDecoder {
             if let number = value.numberValue, number.isInteger { continue }
             throw LineError(line: number, message: "\(key) must be a string, not \(value.kindDescription)")
         }
-        return try build(number: number, tokenText: tokenText, payload: payload.encoded()) { name, fallback in
-            guard let value = object[name] else { return fallback }
-            return value.stringValue ?? value.numberValue?.text
+        var texts = HeaderTexts(defaults: self)
+        for key in Self.headerKeys {
+            guard let value = object[key] else { continue }
+            texts.set(key, value.stringValue ?? value.numberValue?.text)
+        }
+        return try build(number: number, tokenText: tokenText, payload: payload.encoded(), texts: texts)
+    }
+
+    /// A line's header values as text: the line's own, else the command line's.
+    struct HeaderTexts {
+        var topic: String?
+        var pushType: String?
+        var priority: String?
+        var expiration: String?
+        var collapseID: String?
+        var apnsID: String?
+
+        init(defaults decoder: BulkRequestDecoder) {
+            topic = decoder.topic
+            pushType = decoder.pushType
+            priority = decoder.priority
+            expiration = decoder.expiration
+            collapseID = decoder.collapseID
+        }
+
+        /// Sets the header named `key` (one of `headerKeys`; any other name is ignored).
+        mutating func set(_ key: String, _ value: String?) {
+            switch key {
+            case "apns-topic": topic = value
+            case "apns-push-type": pushType = value
+            case "apns-priority": priority = value
+            case "apns-expiration": expiration = value
+            case "apns-collapse-id": collapseID = value
+            case "apns-id": apnsID = value
+            default: break
+            }
         }
     }
 
-    /// The notification from a line's parts; `header(name, fallback)` is the line's value for a
-    /// header, else the fallback (the command line's).
+    /// The notification from a line's parts and header texts.
     private func build(
-        number: Int, tokenText: String, payload: [UInt8], header: (String, String?) -> String?
+        number: Int, tokenText: String, payload: [UInt8], texts: HeaderTexts
     ) throws(LineError) -> Notification {
         do {
-            let topicText = header("apns-topic", topic)
             let body = EncodedPayload(bytes: payload)
             let inferred: PushType
-            if let pushTypeText = header("apns-push-type", pushType) {
+            if let pushTypeText = texts.pushType {
                 inferred = try PushType(headerValue: pushTypeText)
             } else {
-                inferred = inferredPushType(body, topic: topicText)
+                inferred = inferredPushType(body, topic: texts.topic)
             }
+            var apnsID = try texts.apnsID.map(APNsID.init)
+            if apnsID == nil, assignIDs { apnsID = APNsID.random() }
             return Notification(
-                token: try DeviceToken(hex: tokenText), topic: try topicText.map(Topic.init),
-                pushType: inferred, priority: try header("apns-priority", priority).map(Priority.init(headerValue:)),
-                expiration: try header("apns-expiration", expiration).map(Expiration.init(headerValue:)),
-                collapseID: try header("apns-collapse-id", collapseID).map(CollapseID.init),
-                apnsID: try header("apns-id", nil).map(APNsID.init), payload: body)
+                token: try DeviceToken(hex: tokenText), topic: try texts.topic.map(topicValue),
+                pushType: inferred, priority: try texts.priority.map(Priority.init(headerValue:)),
+                expiration: try texts.expiration.map(Expiration.init(headerValue:)),
+                collapseID: try texts.collapseID.map(CollapseID.init), apnsID: apnsID, payload: body)
         } catch {
             throw LineError(line: number, message: error.description)
         }
     }
 
-    /// The payload's bytes as an array: the previous line's array when the bytes are the same
-    /// (bulk files often send one payload to many tokens), so identical payloads share one buffer
-    /// instead of an allocation each, made on the decoding thread and freed on the sending loop's.
-    private func sharedPayload(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        lintCache.state.withLock { state in
-            let same = state.lastPayload.withUnsafeBytes { last in
-                bytes.withUnsafeBytes { line in
-                    guard last.count == line.count, let a = last.baseAddress, let b = line.baseAddress else {
-                        return false
-                    }
-                    return memcmp(a, b, line.count) == 0
-                }
-            }
-            if same { return state.lastPayload }
-            state.lastPayload = Array(bytes)
-            return state.lastPayload
+    /// The command line's header values, checked.
+    struct Defaults {
+        var topic: Topic?
+        var pushType: PushType?
+        var priority: Priority?
+        var expiration: Expiration?
+        var collapseID: CollapseID?
+    }
+
+    /// This decoder with the command line's headers checked ahead, for a thread that decodes many
+    /// lines (the same results; no lock per line for them).
+    func prepared() -> BulkRequestDecoder {
+        var decoder = self
+        decoder.checked = checkedDefaults()
+        return decoder
+    }
+
+    /// The command line's header values, checked at the first line that takes them all (the
+    /// decoder's defaults do not change once lines are decoded); a failure leaves every line to
+    /// `build(texts:)`, which words the error as for any line.
+    private func checkedDefaults() -> Result<Defaults, FieldError> {
+        if let known = lintCache.state.withLock({ $0.defaults }) { return known }
+        let checked = Result { () throws(FieldError) in
+            Defaults(
+                topic: try topic.map(Topic.init), pushType: try pushType.map(PushType.init(headerValue:)),
+                priority: try priority.map(Priority.init(headerValue:)),
+                expiration: try expiration.map(Expiration.init(headerValue:)),
+                collapseID: try collapseID.map(CollapseID.init))
         }
+        lintCache.state.withLock { $0.defaults = checked }
+        return checked
+    }
+
+    /// The notification of a line that gives only its token and payload.
+    private func build(
+        number: Int, tokenText: String, payload: [UInt8], defaults: Defaults
+    ) throws(LineError) -> Notification {
+        let body = EncodedPayload(bytes: payload)
+        let token: DeviceToken
+        do {
+            token = try DeviceToken(hex: tokenText)
+        } catch {
+            throw LineError(line: number, message: error.description)
+        }
+        return Notification(
+            token: token, topic: defaults.topic,
+            pushType: defaults.pushType ?? inferredPushType(body, topic: defaults.topic?.value),
+            priority: defaults.priority, expiration: defaults.expiration, collapseID: defaults.collapseID,
+            apnsID: assignIDs ? APNsID.random() : nil, payload: body)
+    }
+
+    /// The topic for `text`: the last one made when the text is the same (checking a topic's
+    /// characters cost more than the rest of a line's headers together).
+    private func topicValue(_ text: String) throws(FieldError) -> Topic {
+        if let last = lintCache.state.withLock({ $0.lastTopic }), last.value == text { return last }
+        let topic = try Topic(text)
+        lintCache.state.withLock { $0.lastTopic = topic }
+        return topic
+    }
+
+    /// A payload other than the last line's, as an array, remembered as the last: lines after
+    /// it with the same bytes share this array (bulk files often send one payload to many
+    /// tokens) instead of an allocation each, made on the decoding thread and freed on the
+    /// sending loop's, and the scan does not validate those bytes again.
+    private func newPayload(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let payload = Array(bytes)
+        lintCache.state.withLock { $0.lastPayload = payload }
+        return payload
     }
 
     /// The push type the linter infers for a payload (alert when it cannot tell), remembered by
@@ -127,9 +227,11 @@ struct BulkRequestDecoder {
         let known = lintCache.state.withLock { state -> PushType? in
             // The last verdict first: comparing the bytes is cheaper than hashing them, and
             // bulk files often repeat one payload.
-            if let last = state.last, last.key == key { return last.pushType }
+            // Compared in place: copying the last verdict out retained and released its key.
+            if state.lastKey == key { return state.lastPushType }
             guard let known = state.pushTypes[key] else { return nil }
-            state.last = (key, known)
+            state.lastKey = key
+            state.lastPushType = known
             return known
         }
         if let known { return known }
@@ -137,7 +239,8 @@ struct BulkRequestDecoder {
         lintCache.state.withLock { state in
             if state.pushTypes.count >= LintCache.capacity { state.pushTypes.removeAll(keepingCapacity: true) }
             state.pushTypes[key] = inferred
-            state.last = (key, inferred)
+            state.lastKey = key
+            state.lastPushType = inferred
         }
         return inferred
     }
@@ -158,9 +261,14 @@ struct LintCacheKey: Hashable {
 final class LintCache: Sendable {
     struct State {
         var pushTypes: [LintCacheKey: PushType] = [:]
-        /// The verdict last found or made.
-        var last: (key: LintCacheKey, pushType: PushType)?
-        /// The payload of the last line read by the scan (`sharedPayload`).
+        /// The verdict last found or made, and what it was for.
+        var lastKey: LintCacheKey?
+        var lastPushType: PushType?
+        /// The topic of the last line (`topicValue`).
+        var lastTopic: Topic?
+        /// The command line's headers, once checked (`checkedDefaults`).
+        var defaults: Result<BulkRequestDecoder.Defaults, FieldError>?
+        /// The payload of the last line read by the scan (`newPayload`).
         var lastPayload: [UInt8] = []
     }
 

@@ -27,17 +27,25 @@ final class BulkRequests: Sequence, IteratorProtocol {
 
     private let handover: BatchHandover
     /// The batch being handed out; `take()` moves each notification out (no copy, no retain).
-    private var current: [Notification?] = []
-    private var position = 0
-    private var sawLast = false
+    /// Unchecked exclusivity: touched once per notification by its one consumer, never across a
+    /// call that could re-enter `next()` (the dynamic checks were ~150 instructions each time).
+    @exclusivity(unchecked) private var current: [Notification?] = []
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var sawLast = false
+    /// Finished notifications on their way back to the decoding thread (`retire`).
+    @exclusivity(unchecked) private var retired: [Notification] = []
+    private let graveyard: NotificationGraveyard
 
     /// Starts decoding `reader`'s lines. With `assignIDs`, a notification without an apns-id
     /// gets a random one (the sender would give it one anyway; here it costs the loop nothing).
     init(reader: any LineReader, path: String, context: CommandContext, decoder: BulkRequestDecoder, assignIDs: Bool) {
         handover = BatchHandover(capacity: Self.batchesAhead)
+        graveyard = NotificationGraveyard()
+        var decoder = decoder
+        decoder.assignIDs = assignIDs
+        decoder = decoder.prepared()
         let decoding = LineDecoding(
-            reader: reader, path: path, context: context, decoder: decoder, assignIDs: assignIDs,
-            handover: handover)
+            reader: reader, path: path, context: context, decoder: decoder, handover: handover, graveyard: graveyard)
         DispatchQueue(label: "herald.bulk-decode").async { decoding.run() }
     }
 
@@ -56,6 +64,13 @@ final class BulkRequests: Sequence, IteratorProtocol {
             current = batch.notifications
             position = 0
         }
+    }
+
+    /// Takes a notification the sender has finished with, to be freed on the decoding thread
+    /// (where its strings were allocated). For the consumer of `next()`, on its thread.
+    func retire(_ notification: consuming Notification) {
+        retired.append(notification)
+        if retired.count == NotificationGraveyard.arraySize { graveyard.bury(&retired) }
     }
 
     /// Lines that could not become a notification so far.
@@ -107,7 +122,10 @@ final class BatchHandover: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(capacity: Int) {
-        room = DispatchSemaphore(value: capacity)
+        // Made at zero and raised: libdispatch traps when a semaphore is freed below the value
+        // it was made with, which this one is when the sender stops with batches untaken.
+        room = DispatchSemaphore(value: 0)
+        for _ in 0..<capacity { room.signal() }
     }
 
     /// Decoding thread: waits for room, then hands `batch` over. False when the sender stopped.
@@ -172,49 +190,52 @@ private final class LineDecoding: @unchecked Sendable {
     private let path: String
     private let context: CommandContext
     private let decoder: BulkRequestDecoder
-    private let assignIDs: Bool
     private let handover: BatchHandover
+    private let graveyard: NotificationGraveyard
 
     init(
-        reader: any LineReader, path: String, context: CommandContext, decoder: BulkRequestDecoder, assignIDs: Bool,
-        handover: BatchHandover
+        reader: any LineReader, path: String, context: CommandContext, decoder: BulkRequestDecoder,
+        handover: BatchHandover, graveyard: NotificationGraveyard
     ) {
         self.reader = reader
         self.path = path
         self.context = context
         self.decoder = decoder
-        self.assignIDs = assignIDs
         self.handover = handover
+        self.graveyard = graveyard
     }
 
     func run() {
-        defer { handover.decodingFinished() }
+        defer {
+            graveyard.close()
+            handover.decodingFinished()
+        }
         var number = 0
         var invalid = 0
         var batch: [Notification?] = []
         batch.reserveCapacity(BulkRequests.batchSize)
+        var sweeper = NotificationGraveyard.Sweeper()
         while true {
-            let line: [UInt8]?
+            sweeper.freeOne(into: graveyard)
+            var outcome = LineOutcome.blank
             do throws(InputError) {
-                line = try reader.nextLine()
+                // Decoded where the line lies in the reader's buffer (no copy of it per line).
+                guard try reader.withNextLine({ line in outcome = decode(line, number: number + 1) }) else { break }
             } catch {
                 publish(invalid: invalid, readError: error)
                 _ = handover.put(.init(notifications: batch, last: true))
                 return
             }
-            guard let line else { break }
             number += 1
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            // Decoded in a function of its own: appending a local inside `do` copied the
-            // notification and destroyed the original (~2% of a bulk send's CPU).
-            if let decoded = notification(line, number: number) {
-                batch.append(decoded)
-            } else {
-                invalid += 1
+            switch consume outcome {
+            case .blank: continue
+            case .invalid: invalid += 1
+            case .notification(let decoded): batch.append(decoded)
             }
             if batch.count == BulkRequests.batchSize {
                 publish(invalid: invalid, readError: nil)
                 guard handover.put(.init(notifications: batch, last: false)) else { return }
+                sweeper.collect(from: graveyard)
                 if let spare = handover.spareBatch() {
                     batch = spare
                 } else {
@@ -227,18 +248,24 @@ private final class LineDecoding: @unchecked Sendable {
         _ = handover.put(.init(notifications: batch, last: true))
     }
 
-    /// The line's notification, with an apns-id when `assignIDs`; nil (reported on standard
-    /// error) when the line cannot become one.
-    private func notification(_ line: [UInt8], number: Int) -> Notification? {
-        var notification: Notification
+    /// What a line gave.
+    private enum LineOutcome {
+        /// Only spaces and tabs: skipped.
+        case blank
+        /// Reported on standard error.
+        case invalid
+        /// With an apns-id when the decoder assigns them.
+        case notification(Notification)
+    }
+
+    private func decode(_ line: UnsafeBufferPointer<UInt8>, number: Int) -> LineOutcome {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .blank }
         do throws(BulkRequestDecoder.LineError) {
-            notification = try decoder.decode(line, number: number)
+            return .notification(try decoder.decode(line, number: number))
         } catch {
             context.standardError("herald send: --requests \(path), \(error)\n")
-            return nil
+            return .invalid
         }
-        if assignIDs, notification.apnsID == nil { notification.apnsID = APNsID.random() }
-        return notification
     }
 
     private func publish(invalid: Int, readError: InputError?) {

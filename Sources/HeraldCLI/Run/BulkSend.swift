@@ -53,6 +53,7 @@ struct BulkSend {
             await client.sendEach(concurrency: options.concurrency ?? 1000, next: requests.next) { notification, result in
                 printer.print(notification, result)
                 progress?.update(client.metrics, invalid: requests.invalid, started: started)
+                requests.retire(consume notification)  // freed on the decoding thread
             }
         }
         requests.stop()

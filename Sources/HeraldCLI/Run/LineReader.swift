@@ -11,6 +11,18 @@ public protocol LineReader: AnyObject {
     var bytesConsumed: Int { get }
     /// The input's size when known (a regular file), for an ETA.
     var totalBytes: Int? { get }
+    /// Lends the next line without its end to `body` (valid only during the call); false at the
+    /// end of input. A reader with a buffer lends its bytes instead of copying them out. (Not
+    /// generic: through `any LineReader`, a generic result was copied through value witnesses.)
+    func withNextLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(InputError) -> Bool
+}
+
+extension LineReader {
+    public func withNextLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(InputError) -> Bool {
+        guard let line = try nextLine() else { return false }
+        line.withUnsafeBufferPointer(body)
+        return true
+    }
 }
 
 /// Lines from a file descriptor, read in 64 KiB chunks.
@@ -20,7 +32,12 @@ final class FileLineReader: LineReader {
     private let fd: Int32
     private let name: String
     private let ownsDescriptor: Bool
+    /// The least free space a `read` is given.
+    private static let readSize = 64 * 1024
+    /// Bytes read are `buffer[..<end]`, of which `start..<end` are not handed out yet. Reads go
+    /// straight into the buffer's free space (no chunk copied in, no memory cleared per read).
     private var buffer: [UInt8] = []
+    private var end = 0
     private var start = 0
     private var atEnd = false
     private(set) var bytesConsumed = 0
@@ -49,51 +66,68 @@ final class FileLineReader: LineReader {
     }
 
     func nextLine() throws(InputError) -> [UInt8]? {
+        var line: [UInt8]?
+        _ = try withNextLine { line = Array($0) }
+        return line
+    }
+
+    func withNextLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(InputError) -> Bool {
         while true {
             if let newline = newlineIndex() {
-                let end = newline > start && buffer[newline - 1] == 0x0D ? newline - 1 : newline
-                let line = buffer.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+                let lineEnd = newline > start && buffer[newline - 1] == 0x0D ? newline - 1 : newline
+                let lineStart = start
                 bytesConsumed += newline + 1 - start
                 start = newline + 1
-                return line
+                buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[lineStart..<lineEnd])) }
+                return true
             }
             if atEnd {
-                guard start < buffer.count else { return nil }
-                var line = Array(buffer[start...])
-                bytesConsumed += buffer.count - start
-                start = buffer.count
-                if line.last == 0x0D { line.removeLast() }
-                return line
+                guard start < end else { return false }
+                let lineStart = start
+                let lineEnd = buffer[end - 1] == 0x0D ? end - 1 : end
+                bytesConsumed += end - start
+                start = end
+                buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[lineStart..<lineEnd])) }
+                return true
             }
-            if buffer.count - start > Self.maximumLineBytes {
+            if end - start > Self.maximumLineBytes {
                 throw InputError("\(name) has a line longer than \(Self.maximumLineBytes >> 20) MiB")
             }
             try fill()
         }
     }
 
-    /// The index of the next `\n` from `start` (memchr: a bulk send scans every byte of its input).
+    /// The index of the next `\n` in `start..<end` (memchr: a bulk send scans every byte of its input).
     private func newlineIndex() -> Int? {
         buffer.withUnsafeBytes { bytes -> Int? in
-            guard let base = bytes.baseAddress, start < bytes.count else { return nil }
-            guard let found = memchr(base + start, 0x0A, bytes.count - start) else { return nil }
+            guard let base = bytes.baseAddress, start < end else { return nil }
+            guard let found = memchr(base + start, 0x0A, end - start) else { return nil }
             return base.distance(to: UnsafeRawPointer(found))
         }
     }
 
+    /// Moves the unread bytes to the front, then reads once into the space after them (the buffer
+    /// doubles when less than `readSize` is free: a long line).
     private func fill() throws(InputError) {
         if start > 0 {
-            buffer.removeFirst(start)
+            buffer.withUnsafeMutableBytes { bytes in
+                if let base = bytes.baseAddress, end > start { memmove(base, base + start, end - start) }
+            }
+            end -= start
             start = 0
         }
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        if buffer.count - end < Self.readSize {
+            buffer.append(contentsOf: repeatElement(0, count: max(buffer.count, Self.readSize)))
+        }
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                read(fd, bytes.baseAddress.map { $0 + end }, bytes.count - end)
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw InputError("cannot read \(name): \(SystemIO.errorText())")
             }
-            if count == 0 { atEnd = true } else { buffer.append(contentsOf: chunk[0..<count]) }
+            if count == 0 { atEnd = true } else { end += count }
             return
         }
     }
