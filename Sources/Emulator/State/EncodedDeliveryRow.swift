@@ -1,18 +1,14 @@
-// One future row of `delivery_batches`: delivery records encoded back to back (the format of
-// DeliveryRecord+Encoding.swift) as the event loop appends them, so the log's writer thread gets the
+// One future row of `delivery_batches`: delivery records encoded back to back (format 5,
+// DeliveryRecord+CompactEncoding.swift) as the event loop appends them, so the log's writer thread gets the
 // bytes it writes instead of records to encode (records stay on the loops: no reference counts
 // touched, no record released, on the writer's thread), and the loop encodes each record while its
 // bytes are still in its cache.
 //
 // A row keeps the limits of a stored row (at most `DeliveryRowLimits.entries` records and
 // `DeliveryRowLimits.bytes` bytes, unless its one record is larger) and starts with a record that
-// carries its own payload, so every row decodes alone. When the writer falls behind, the oldest
+// repeats nothing of another, so every row decodes alone. When the writer falls behind, the oldest
 // waiting entries are overwritten: a row then skips its first `skipped` records, and `blob()`
 // re-encodes the rest (rare: only a writer that fell behind pays it).
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The most a stored row of the delivery log holds.
 enum DeliveryRowLimits {
     /// Most entries in one row.
@@ -32,8 +28,8 @@ struct EncodedDeliveryRow: Sendable {
     private(set) var encodedCount = 0
     /// Leading records overwritten while they waited (see the file comment).
     private(set) var skipped = 0
-    /// Where the last payload written in full starts, and its length (for repeating it by reference).
-    private var lastPayload: (offset: Int, count: Int)?
+    /// What the next record may repeat of the previous one.
+    private var context = CompactRecordContext()
 
     /// An empty row; `storage` is a buffer to reuse (its bytes are overwritten), if any.
     init(reusing storage: RowStorage? = nil) {
@@ -48,26 +44,21 @@ struct EncodedDeliveryRow: Sendable {
 
     /// Encodes `record` at the end; false (nothing written) when the row is full for it.
     mutating func append(_ record: DeliveryRecord) -> Bool {
-        let most = record.encodedSize
+        let most = DeliveryRecord.compactHeaderBound + record.textCount + record.payload.count
         if encodedCount > 0,
             encodedCount >= DeliveryRowLimits.entries || byteCount + most > DeliveryRowLimits.bytes
         {
             return false
         }
-        if byteCount + most > storage.capacity { grow(to: byteCount + most) }
-        let start = byteCount
-        let base = storage.base
-        var repeats = false
-        if let last = lastPayload, last.count == record.payload.count {
-            repeats = record.payload.withUnsafeBytes { payload in
-                payload.baseAddress.map { memcmp(base + last.offset, $0, last.count) == 0 } ?? true
-            }
-        }
-        let written = record.encode(to: base + start, omittingPayload: repeats)
-        if !repeats { lastPayload = (start + written - record.payload.count, record.payload.count) }
-        byteCount = start + written
-        encodedCount += 1
+        write(record, most: most)
         return true
+    }
+
+    /// Encodes `record` at the end, whatever the limits.
+    private mutating func write(_ record: DeliveryRecord, most: Int) {
+        if byteCount + most > storage.capacity { grow(to: byteCount + most) }
+        byteCount += record.encodeCompact(into: storage.base, at: byteCount, context: &context)
+        encodedCount += 1
     }
 
     private mutating func grow(to size: Int) {
@@ -85,16 +76,19 @@ struct EncodedDeliveryRow: Sendable {
     func records() -> [DeliveryRecord] {
         // `append` wrote these bytes, so they decode; were that ever not so, the row would read as
         // empty rather than crash.
-        let all = (try? DeliveryRecord.decodeAll(bytes)) ?? []
+        let all = (try? DeliveryRecord.decodeCompactAll(bytes)) ?? []
         return Array(all.dropFirst(skipped))
     }
 
     /// Runs `body` with the row's blob: the bytes as they are, or the waiting records re-encoded
-    /// when leading ones were skipped.
+    /// when leading ones were skipped (the first kept one then carries what it repeated).
     func withBlob<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         if skipped == 0 { return try body(bytes) }
-        return try DeliveryRecord.encode(records()).withUnsafeBytes { blob in Result { () throws(E) in try body(blob) } }
-            .get()
+        var fresh = EncodedDeliveryRow(reusing: RowStorage(capacity: byteCount))
+        for record in records() {
+            fresh.write(record, most: DeliveryRecord.compactHeaderBound + record.textCount + record.payload.count)
+        }
+        return try withExtendedLifetime(fresh) { () throws(E) -> R in try body(fresh.bytes) }
     }
 
     /// `records` as rows within the limits, in order (each sized for what it holds).

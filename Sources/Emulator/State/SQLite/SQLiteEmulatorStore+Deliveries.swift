@@ -61,13 +61,25 @@ extension SQLiteEmulatorStore {
             let oldest = max(values["deliveries.first_kept"] ?? 1, last - limit + 1)
             var records: [DeliveryRecord] = []
             let rows = try database.query(
-                "SELECT first_seq, last_seq, records FROM delivery_batches WHERE last_seq >= ? ORDER BY last_seq",
+                """
+                SELECT first_seq, last_seq, records, format FROM delivery_batches WHERE last_seq >= ?
+                    ORDER BY last_seq
+                """,
                 [.integer(oldest)]
-            ) { ($0.int(0) ?? 0, $0.int(1) ?? 0, $0.bytes(2) ?? []) }
-            for (first, last, blob) in rows {
+            ) { ($0.int(0) ?? 0, $0.int(1) ?? 0, $0.bytes(2) ?? [], $0.int(3) ?? 0) }
+            for (first, last, blob, format) in rows {
                 let decoded: [DeliveryRecord]
                 do {
-                    decoded = try DeliveryRecord.decodeAll(blob)
+                    switch format {
+                    case 4: decoded = try DeliveryRecord.decodeAll(blob)
+                    case 5: decoded = try DeliveryRecord.decodeCompactAll(blob)
+                    default:
+                        throw EmulatorStoreError.corrupt(
+                            table: "delivery_batches", column: "format",
+                            value: "\(format) (batch \(first)...\(last); formats 4 and 5 are known)")
+                    }
+                } catch let error as EmulatorStoreError {
+                    throw error
                 } catch {
                     throw EmulatorStoreError.corrupt(
                         table: "delivery_batches", column: "records", value: "batch \(first)...\(last): \(error)")
@@ -95,10 +107,35 @@ extension SQLiteEmulatorStore {
             let count = row.count
             _ = try row.withBlob { blob throws(SQLiteError) in
                 try database.run(
-                    "INSERT INTO delivery_batches (last_seq, first_seq, count, records) VALUES (?, ?, ?, ?)",
+                    "INSERT INTO delivery_batches (last_seq, first_seq, count, format, records) VALUES (?, ?, ?, 5, ?)",
                     [.integer(next + count - 1), .integer(next), .integer(count)], blobInPlace: blob)
             }
             next += count
+        }
+    }
+
+    /// Writes `records` as rows of format-4 records numbered from `first`, each within the row limits
+    /// (schema step 3, which knows no `format` column yet).
+    private static func insertFormat4(
+        _ records: [DeliveryRecord], first: Int, into database: SQLiteDatabase
+    ) throws(SQLiteError) {
+        var start = 0
+        var next = first
+        while start < records.count {
+            var end = start
+            var bytes = 0
+            while end < records.count, end - start < rowEntryLimit {
+                let size = records[end].encodedSize
+                if end > start, bytes + size > rowByteLimit { break }
+                bytes += size
+                end += 1
+            }
+            try database.run(
+                "INSERT INTO delivery_batches (last_seq, first_seq, count, records) VALUES (?, ?, ?, ?)",
+                [.integer(next + end - start - 1), .integer(next), .integer(end - start)],
+                blob: DeliveryRecord.encode(records[start..<end]))
+            next += end - start
+            start = end
         }
     }
 
@@ -127,7 +164,7 @@ extension SQLiteEmulatorStore {
         var next = 1
         func flush() throws(SQLiteError) {
             guard !pending.isEmpty else { return }
-            try insert(EncodedDeliveryRow.rows(of: pending), first: next, into: database)
+            try insertFormat4(pending, first: next, into: database)
             next += pending.count
             pending.removeAll(keepingCapacity: true)
         }
