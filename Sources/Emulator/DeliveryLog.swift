@@ -136,7 +136,8 @@ public final class DeliveryLog: Sendable {
     /// Answers since the emulator started, kept or not.
     public var counts: Counts {
         ring.withLock { ring in
-            var counts = Counts(total: ring.answered, byStatus: ring.otherStatuses, byReason: ring.byReason, faults: ring.faults)
+            var counts = Counts(
+                total: ring.answered, byStatus: ring.otherStatuses, byReason: ring.byReason, faults: ring.faults)
             for (status, count) in ring.byStatus.enumerated() where count > 0 { counts.byStatus[status] = count }
             return counts
         }

@@ -45,8 +45,8 @@ struct CompactRecordContext {
     /// The previous record's present fields, and where each one's bytes are in the row (a repeated
     /// field keeps the place it was last written).
     var present: UInt8 = 0
-    var fieldOffsets = SIMD8<UInt32>()
-    var fieldCounts = SIMD8<UInt32>()
+    /// Per field: its offset in the high 32 bits, its length in the low 32 (one load per field).
+    var fields: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     /// Where the last payload written in full is, and its length (for repeating it by reference).
     var payload: (offset: Int, count: Int)?
 }
@@ -57,70 +57,79 @@ extension DeliveryRecord {
     /// (offsets from `base`), and is updated. Returns the bytes written.
     func encodeCompact(into base: UnsafeMutableRawPointer, at start: Int, context: inout CompactRecordContext) -> Int {
         // The loops' hot path: one pass per step over the set bits only, the ends read in place.
-        withUnsafeBytes(of: ends) { endsBytes in
-            text.withUnsafeMutablePointerToElements { textBase in
-                func range(_ index: Int) -> (Int, Int) {
-                    let end = Int(endsBytes.load(fromByteOffset: 4 * index, as: UInt32.self))
-                    return (index == 0 ? 0 : Int(endsBytes.load(fromByteOffset: 4 * index - 4, as: UInt32.self)), end)
-                }
-                var repeats: UInt8 = 0
-                var bits = present & context.present & Self.repeatableFields
-                while bits != 0 {
-                    let index = bits.trailingZeroBitCount
-                    bits &= bits - 1
-                    let (first, end) = range(index)
-                    if end - first == Int(context.fieldCounts[index]),
-                        memcmp(base + Int(context.fieldOffsets[index]), textBase + first, end - first) == 0
-                    {
-                        repeats |= 1 << index
+        let written = withUnsafeBytes(of: ends) { endsBytes in
+            withUnsafeMutableBytes(of: &context.fields) { fields in
+                text.withUnsafeMutablePointerToElements { textBase in
+                    func range(_ index: Int) -> (Int, Int) {
+                        let end = Int(endsBytes.load(fromByteOffset: 4 * index, as: UInt32.self))
+                        return (
+                            index == 0 ? 0 : Int(endsBytes.load(fromByteOffset: 4 * index - 4, as: UInt32.self)), end
+                        )
                     }
-                }
-                var repeatsPayload = false
-                if let last = context.payload, last.count == payload.count {
-                    repeatsPayload = payload.withUnsafeBytes { bytes in
-                        bytes.baseAddress.map { memcmp(base + last.offset, $0, last.count) == 0 } ?? true
+                    var repeats: UInt8 = 0
+                    var bits = present & context.present & Self.repeatableFields
+                    while bits != 0 {
+                        let index = bits.trailingZeroBitCount
+                        bits &= bits - 1
+                        let (first, end) = range(index)
+                        let previous = fields.load(fromByteOffset: 8 * index, as: UInt64.self)
+                        if end - first == Int(previous & 0xFFFF_FFFF),
+                            memcmp(base + Int(previous >> 32), textBase + first, end - first) == 0
+                        {
+                            repeats |= 1 << index
+                        }
                     }
-                }
-                var offset = start
-                let flags: UInt8 = (priority == nil ? 0 : 1) | (repeatsPayload ? 2 : 0)
-                base.storeBytes(of: flags, toByteOffset: offset, as: UInt8.self)
-                base.storeBytes(of: present, toByteOffset: offset + 1, as: UInt8.self)
-                base.storeBytes(of: repeats, toByteOffset: offset + 2, as: UInt8.self)
-                offset += 3
-                Varint.write(Varint.zigzag(receivedAt &- context.receivedAt), to: base, at: &offset)
-                Varint.write(Varint.zigzag(status), to: base, at: &offset)
-                if let priority { Varint.write(Varint.zigzag(priority), to: base, at: &offset) }
-                Varint.write(UInt64(payload.count), to: base, at: &offset)
-                let stored = present & ~repeats
-                bits = stored
-                while bits != 0 {
-                    let index = bits.trailingZeroBitCount
-                    bits &= bits - 1
-                    let (first, end) = range(index)
-                    Varint.write(UInt64(end - first), to: base, at: &offset)
-                }
-                bits = stored
-                while bits != 0 {
-                    let index = bits.trailingZeroBitCount
-                    bits &= bits - 1
-                    let (first, end) = range(index)
-                    (base + offset).copyMemory(from: textBase + first, byteCount: end - first)
-                    context.fieldOffsets[index] = UInt32(truncatingIfNeeded: offset)
-                    context.fieldCounts[index] = UInt32(truncatingIfNeeded: end - first)
-                    offset += end - first
-                }
-                if !repeatsPayload {
-                    payload.withUnsafeBytes { bytes in
-                        if let source = bytes.baseAddress { (base + offset).copyMemory(from: source, byteCount: bytes.count) }
+                    var repeatsPayload = false
+                    if let last = context.payload, last.count == payload.count {
+                        repeatsPayload = payload.withUnsafeBytes { bytes in
+                            bytes.baseAddress.map { memcmp(base + last.offset, $0, last.count) == 0 } ?? true
+                        }
                     }
-                    context.payload = (offset, payload.count)
-                    offset += payload.count
+                    var offset = start
+                    let flags: UInt8 = (priority == nil ? 0 : 1) | (repeatsPayload ? 2 : 0)
+                    base.storeBytes(of: flags, toByteOffset: offset, as: UInt8.self)
+                    base.storeBytes(of: present, toByteOffset: offset + 1, as: UInt8.self)
+                    base.storeBytes(of: repeats, toByteOffset: offset + 2, as: UInt8.self)
+                    offset += 3
+                    Varint.write(Varint.zigzag(receivedAt &- context.receivedAt), to: base, at: &offset)
+                    Varint.write(Varint.zigzag(status), to: base, at: &offset)
+                    if let priority { Varint.write(Varint.zigzag(priority), to: base, at: &offset) }
+                    Varint.write(UInt64(payload.count), to: base, at: &offset)
+                    let stored = present & ~repeats
+                    bits = stored
+                    while bits != 0 {
+                        let index = bits.trailingZeroBitCount
+                        bits &= bits - 1
+                        let (first, end) = range(index)
+                        Varint.write(UInt64(end - first), to: base, at: &offset)
+                    }
+                    bits = stored
+                    while bits != 0 {
+                        let index = bits.trailingZeroBitCount
+                        bits &= bits - 1
+                        let (first, end) = range(index)
+                        (base + offset).copyMemory(from: textBase + first, byteCount: end - first)
+                        fields.storeBytes(
+                            of: UInt64(truncatingIfNeeded: offset) << 32 | UInt64(truncatingIfNeeded: end - first),
+                            toByteOffset: 8 * index, as: UInt64.self)
+                        offset += end - first
+                    }
+                    if !repeatsPayload {
+                        payload.withUnsafeBytes { bytes in
+                            if let source = bytes.baseAddress {
+                                (base + offset).copyMemory(from: source, byteCount: bytes.count)
+                            }
+                        }
+                        context.payload = (offset, payload.count)
+                        offset += payload.count
+                    }
+                    return offset - start
                 }
-                context.present = present
-                context.receivedAt = receivedAt
-                return offset - start
             }
         }
+        context.present = present
+        context.receivedAt = receivedAt
+        return written
     }
 
     /// The format-5 records written back to back in `bytes`, in order.
@@ -131,7 +140,9 @@ extension DeliveryRecord {
     }
 
     /// The format-5 records written back to back in `bytes`, in order.
-    static func decodeCompactAll(_ bytes: UnsafeRawBufferPointer) throws(DeliveryRecordDecodingError) -> [DeliveryRecord] {
+    static func decodeCompactAll(_ bytes: UnsafeRawBufferPointer) throws(DeliveryRecordDecodingError)
+        -> [DeliveryRecord]
+    {
         var records: [DeliveryRecord] = []
         var offset = 0
         while offset < bytes.count {
@@ -161,7 +172,9 @@ extension DeliveryRecord {
         }
         offset = start + 3
         func varint(_ name: String) throws(DeliveryRecordDecodingError) -> UInt64 {
-            guard let value = Varint.read(bytes, at: &offset) else { throw fail("\(name) is not a varint within the bytes") }
+            guard let value = Varint.read(bytes, at: &offset) else {
+                throw fail("\(name) is not a varint within the bytes")
+            }
             return value
         }
         let receivedAt = (previous?.receivedAt ?? 0) &+ Varint.unzigzag(try varint("receivedAt"))
@@ -215,7 +228,9 @@ extension DeliveryRecord {
                     source += length
                 } else if let previous {
                     let first = previous.fieldRange(field).start
-                    previous.text.withUnsafeMutablePointerToElements { (target + at).update(from: $0 + first, count: length) }
+                    previous.text.withUnsafeMutablePointerToElements {
+                        (target + at).update(from: $0 + first, count: length)
+                    }
                 }
                 at += length
             }

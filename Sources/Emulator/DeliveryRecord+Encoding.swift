@@ -104,7 +104,8 @@ extension DeliveryRecord {
 
     /// The records `encode(_:)` wrote back to back, in order.
     static func decodeAll(_ bytes: [UInt8]) throws(DeliveryRecordDecodingError) -> [DeliveryRecord] {
-        try bytes.withUnsafeBytes { raw in Result { () throws(DeliveryRecordDecodingError) in try decodeAll(raw) } }.get()
+        try bytes.withUnsafeBytes { raw in Result { () throws(DeliveryRecordDecodingError) in try decodeAll(raw) } }
+            .get()
     }
 
     /// The records `encode(_:)` wrote back to back in `bytes`, in order.
@@ -166,7 +167,8 @@ extension DeliveryRecord {
             priority: flags & 1 == 0 ? nil : Int(load(16, as: Int64.self)),
             payload: payload,
             text: RecordText.copy(
-                of: UnsafeRawBufferPointer(rebasing: bytes[textStart..<payloadStart]).assumingMemoryBound(to: UInt8.self)),
+                of: UnsafeRawBufferPointer(rebasing: bytes[textStart..<payloadStart]).assumingMemoryBound(
+                    to: UInt8.self)),
             ends: (endList[0], endList[1], endList[2], endList[3], endList[4], endList[5], endList[6], endList[7]),
             present: load(24, as: UInt8.self))
     }

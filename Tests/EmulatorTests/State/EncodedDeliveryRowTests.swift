@@ -31,7 +31,8 @@ struct EncodedDeliveryRowTests {
     @Test func aRowHoldsAtMostTheEntryLimit() {
         var row = EncodedDeliveryRow()
         let small = Delivery(
-            receivedAt: 0, token: nil, topic: nil, pushType: nil, priority: nil, apnsID: nil, uniqueID: nil, status: 200,
+            receivedAt: 0, token: nil, topic: nil, pushType: nil, priority: nil, apnsID: nil, uniqueID: nil,
+            status: 200,
             reason: nil, payload: [])  // 62 bytes: 8,192 of them fit the byte limit
         let appended = (0..<DeliveryRowLimits.entries).map { _ in row.append(DeliveryRecord(small)) }
         #expect(appended.allSatisfy { $0 })

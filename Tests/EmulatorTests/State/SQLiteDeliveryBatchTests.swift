@@ -117,7 +117,10 @@ struct SQLiteDeliveryBatchTests {
         (5, "UPDATE delivery_batches SET records = substr(records, 1, 70)", "record 0 at byte 0: text ("),
         (5, "UPDATE delivery_batches SET records = records || X'00'", "record 3 at byte "),
         (5, "UPDATE delivery_batches SET records = X'07'", "record 0 at byte 0: needs 3 header bytes, 1 are left"),
-        (5, "UPDATE delivery_batches SET records = X'000001'", "record 0 at byte 0: repeats fields (1) it does not have"),
+        (
+            5, "UPDATE delivery_batches SET records = X'000001'",
+            "record 0 at byte 0: repeats fields (1) it does not have"
+        ),
         (5, "UPDATE delivery_batches SET count = 2, first_seq = 2", "batch 2...3 with 3 records"),
     ])
     func aDamagedBatchIsNamed(format: Int, _ sql: String, _ message: String) throws {
@@ -144,7 +147,10 @@ struct SQLiteDeliveryBatchTests {
         try fixture.store.write(DeliveryBatch(entries: [.numbered(1)], total: 1), capacity: 10)
         try SQLiteDatabase(path: fixture.path).execute("UPDATE delivery_batches SET format = 9")
         let error = try #require(throws: EmulatorStoreError.self) { try fixture.reopened().loadDeliveries(newest: 10) }
-        #expect(error.description == "delivery_batches.format holds '9 (batch 1...1; formats 4 and 5 are known)', which Herald cannot read")
+        #expect(
+            error.description
+                == "delivery_batches.format holds '9 (batch 1...1; formats 4 and 5 are known)', which Herald cannot read"
+        )
     }
 
     @Test func rowsOfFormat4AndFormat5ReadTogether() throws {
@@ -153,11 +159,14 @@ struct SQLiteDeliveryBatchTests {
         let old = (1...5).map(Delivery.numbered)
         try fixture.store.write(DeliveryBatch(entries: old, total: 5), capacity: 10)
         try SQLiteDatabase(path: fixture.path).run(  // as schema 4 wrote it
-            "UPDATE delivery_batches SET format = 4, records = ?", [.blob(DeliveryRecord.encode(old.map(DeliveryRecord.init)))])
+            "UPDATE delivery_batches SET format = 4, records = ?",
+            [.blob(DeliveryRecord.encode(old.map(DeliveryRecord.init)))])
         let store = try fixture.reopened()
         try store.write(DeliveryBatch(entries: (6...12).map(Delivery.numbered), total: 12), capacity: 10)
         #expect(try store.loadDeliveries(newest: 10).entries == (3...12).map(Delivery.numbered))
-        let formats = try SQLiteDatabase(path: fixture.path).query("SELECT format FROM delivery_batches ORDER BY last_seq") {
+        let formats = try SQLiteDatabase(path: fixture.path).query(
+            "SELECT format FROM delivery_batches ORDER BY last_seq"
+        ) {
             $0.int(0)
         }
         #expect(formats == [4, 5])
