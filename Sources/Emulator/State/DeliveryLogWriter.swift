@@ -125,7 +125,7 @@ final class DeliveryLogWriter: Sendable {
     }
 
     private func writePending() {
-        guard let log = source.withLock({ $0.log }), let batch = log.takePending() else { return }
+        guard let log = source.withLock({ $0.log }), var batch = log.takePending() else { return }
         let count = batch.count
         do {
             try store.write(batch, capacity: capacity)
@@ -140,6 +140,13 @@ final class DeliveryLogWriter: Sendable {
                 $0.lastError = "\(error)"
             }
         }
-        log.recycle(batch.rows.map(\.storage))  // the buffers, for the next rows
+        // The buffers, for the next rows: those no one else holds (a store may keep the batch).
+        var storage = batch.rows.map(\.storage)
+        batch.rows = []
+        var unshared: [RowStorage] = []
+        for index in storage.indices where isKnownUniquelyReferenced(&storage[index]) {
+            unshared.append(storage[index])
+        }
+        log.recycle(unshared)
     }
 }
