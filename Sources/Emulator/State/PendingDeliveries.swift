@@ -1,11 +1,16 @@
 /// Deliveries waiting for the log's writer, already encoded as the rows the store keeps
-/// (`EncodedDeliveryRow`): at most `limit` entries, overwriting the oldest when full, so appending
-/// never blocks and never grows memory past the limit. Kept under the `DeliveryLog`'s lock, with
+/// (`EncodedDeliveryRow`): at most `limit` entries and `rowLimit` rows (of at most 1 MiB each: the
+/// rows copy the payloads the log's entries share), overwriting the oldest when full, so appending
+/// never blocks and never grows memory past the limits. Kept under the `DeliveryLog`'s lock, with
 /// the log's entries (one lock per answer); the writer takes it whole.
 struct PendingDeliveries {
     let limit: Int
-    /// Entries that make the writer start at once.
+    /// Most rows waiting; beyond it the oldest row goes whole (only a writer far behind, with large
+    /// payloads, meets it before `limit`).
+    let rowLimit: Int
+    /// Entries that make the writer start at once; so do `startRows` rows.
     let batchSize: Int
+    static let startRows = 4
     /// Whether an overwritten entry is a loss on disk (it would have been among the newest kept).
     let overwritesAreLosses: Bool
     /// Full rows, oldest first, then the row filling.
@@ -24,8 +29,9 @@ struct PendingDeliveries {
     private var spare: [RowStorage] = []
     private static let spareLimit = 4
 
-    init(limit: Int, batchSize: Int, overwritesAreLosses: Bool, total: Int) {
+    init(limit: Int, rowLimit: Int = 64, batchSize: Int, overwritesAreLosses: Bool, total: Int) {
         self.limit = max(1, limit)
+        self.rowLimit = max(2, rowLimit)
         self.batchSize = max(1, batchSize)
         self.overwritesAreLosses = overwritesAreLosses
         self.total = total
@@ -39,14 +45,24 @@ struct PendingDeliveries {
         total += 1
         if count >= limit { dropOldest() }
         if rows.isEmpty || !rows[rows.count - 1].append(record) {
+            if rows.count >= rowLimit { dropOldestRow() }
             var row = EncodedDeliveryRow(reusing: spare.popLast())
             _ = row.append(record)  // an empty row takes any record
             rows.append(row)
         }
         count += 1
-        guard count >= batchSize, !startRequested else { return false }
+        guard count >= batchSize || rows.count >= Self.startRows, !startRequested else { return false }
         startRequested = true
         return true
+    }
+
+    /// Drops the oldest row whole. Its entries are a loss: fewer than `limit` (so than the capacity)
+    /// newer ones wait.
+    private mutating func dropOldestRow() {
+        let row = rows.removeFirst()
+        lost += row.count
+        count -= row.count
+        recycle(row.storage)
     }
 
     private mutating func dropOldest() {

@@ -86,6 +86,20 @@ struct EncodedDeliveryRowTests {
         #expect(pending.take() == nil, "nothing waits after a take")
     }
 
+    /// Large payloads fill rows long before the entry limit: the rows are bounded too, and the
+    /// writer is asked to start once a few rows wait.
+    @Test func theQueueKeepsAtMostItsRowsAndAsksForTheWriterEarly() {
+        var pending = PendingDeliveries(limit: 1000, rowLimit: 3, batchSize: 1000, overwritesAreLosses: false, total: 0)
+        let large = String(repeating: "x", count: DeliveryRowLimits.bytes / 2)
+        let asks = (1...8).map { pending.append(DeliveryRecord(Self.delivery($0, payload: large + "\($0)"))) }
+        #expect(asks.firstIndex(of: true) == nil, "3 rows never reach the 4 that ask")
+        #expect(pending.count == 3 && pending.lost == 5, "one record per row; the 5 oldest rows dropped")
+        #expect(pending.take()?.entries.map(\.receivedAt) == [6, 7, 8])
+        var roomy = PendingDeliveries(limit: 1000, batchSize: 1000, overwritesAreLosses: false, total: 0)
+        let early = (1...5).map { roomy.append(DeliveryRecord(Self.delivery($0, payload: large + "\($0)"))) }
+        #expect(early == [false, false, false, true, false], "asked once 4 rows wait")
+    }
+
     @Test func theQueueAsksForTheWriterOncePerFullBatch() {
         var pending = PendingDeliveries(limit: 100, batchSize: 3, overwritesAreLosses: false, total: 0)
         let asks = (1...7).map { pending.append(DeliveryRecord(Self.delivery($0))) }
