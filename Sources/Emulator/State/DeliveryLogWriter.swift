@@ -3,8 +3,8 @@
 // rows at once and writes their bytes to the store in one transaction:
 //
 //   event loops --append--> DeliveryLog (Mutex: the entries, the tallies and PendingDeliveries,
-//                           the encoded rows waiting, at most `pendingLimit` entries)
-//                               | every `flushInterval`, or as soon as `batchSize` wait
+//                           the encoded rows waiting, at most `pendingLimit` entries, 64 rows)
+//                               | every `flushInterval`, or as soon as `batchSize` entries (or 4 rows) wait
 //                               v
 //   writer thread (an EventLoop) --take all--> store.write(batch, capacity) in one transaction
 //                               --> the rows' buffers back to the log for the next rows
