@@ -54,6 +54,8 @@ public final class DeliveryLog: Sendable {
         var otherStatuses: [Int: Int] = [:]
         var byReason: [String: Int] = [:]
         var faults = 0
+        /// What waits for the writer, if there is one (under this lock: one lock per answer).
+        var pending: PendingDeliveries?
     }
 
     /// Answers since the emulator started, by status and by reason (not cleared with the log).
@@ -84,6 +86,10 @@ public final class DeliveryLog: Sendable {
             ring.entries = entries.suffix(self.capacity).map(DeliveryRecord.init)
             ring.total = max(total, ring.entries.count)
         }
+        if let writer {
+            let pending = writer.attach(self)
+            ring.withLock { $0.pending = pending }
+        }
     }
 
     func append(_ delivery: Delivery) {
@@ -92,7 +98,7 @@ public final class DeliveryLog: Sendable {
 
     /// Appends `record`, whose reason is `reason` (given to spare making it from the record).
     func append(_ record: DeliveryRecord, reason: String?) {
-        ring.withLock { ring in
+        let startWriter = ring.withLock { ring in
             if ring.byStatus.indices.contains(record.status) {
                 ring.byStatus[record.status] += 1
             } else {
@@ -108,8 +114,9 @@ public final class DeliveryLog: Sendable {
                 ring.entries[ring.start] = record
                 ring.start = (ring.start + 1) % capacity
             }
-            writer?.enqueue(record)  // inside the lock: the store sees the log's order
+            return ring.pending?.append(record) ?? false  // inside the lock: the store sees the log's order
         }
+        if startWriter { writer?.startNow() }
     }
 
     /// The entries kept, oldest first, optionally only those for `token`, with `apnsID` (a
@@ -129,7 +136,8 @@ public final class DeliveryLog: Sendable {
     /// Answers since the emulator started, kept or not.
     public var counts: Counts {
         ring.withLock { ring in
-            var counts = Counts(total: ring.answered, byStatus: ring.otherStatuses, byReason: ring.byReason, faults: ring.faults)
+            var counts = Counts(
+                total: ring.answered, byStatus: ring.otherStatuses, byReason: ring.byReason, faults: ring.faults)
             for (status, count) in ring.byStatus.enumerated() where count > 0 { counts.byStatus[status] = count }
             return counts
         }
@@ -147,8 +155,27 @@ public final class DeliveryLog: Sendable {
             ring.entries = []
             ring.start = 0
             ring.total = 0
-            writer?.clear()
+            ring.pending?.clear()
         }
+    }
+
+    // MARK: - For the writer
+
+    /// What waits for the writer, taken whole (nil when nothing does).
+    func takePending() -> DeliveryBatch? {
+        ring.withLock { $0.pending?.take() }
+    }
+
+    /// Written rows' buffers, for the next rows.
+    func recycle(_ storage: [RowStorage]) {
+        ring.withLock { ring in
+            for buffer in storage { ring.pending?.recycle(buffer) }
+        }
+    }
+
+    /// Entries waiting for the writer, and those overwritten while waiting that were a loss.
+    var waitingForWriter: (count: Int, lost: Int)? {
+        ring.withLock { ring in ring.pending.map { ($0.count, $0.lost) } }
     }
 }
 

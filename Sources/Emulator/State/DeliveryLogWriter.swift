@@ -1,17 +1,19 @@
-// Write-behind for the delivery log. The request path only appends to a bounded ring in memory
-// (one short lock, no I/O, no wake-up); the writer thread takes the whole ring at once and writes it
-// to the store in one transaction:
+// Write-behind for the delivery log. The request path only encodes the entry into rows in memory,
+// under the log's own lock (one lock per answer, no I/O, no wake-up); the writer thread takes the
+// rows at once and writes their bytes to the store in one transaction:
 //
-//   event loops --enqueue--> PendingDeliveries (Mutex, at most `pendingLimit`)
-//                               | every `flushInterval`, or as soon as `batchSize` wait
+//   event loops --append--> DeliveryLog (Mutex: the entries, the tallies and PendingDeliveries,
+//                           the encoded rows waiting, at most `pendingLimit` entries, 64 rows)
+//                               | every `flushInterval`, or as soon as `batchSize` entries (or 4 rows) wait
 //                               v
 //   writer thread (an EventLoop) --take all--> store.write(batch, capacity) in one transaction
+//                               --> the rows' buffers back to the log for the next rows
 //
-// When the writer falls behind (the disk is slower than the requests), the ring keeps the newest
+// When the writer falls behind (the disk is slower than the requests), the queue keeps the newest
 // `pendingLimit` entries and overwrites the oldest: requests never wait and memory stays bounded
-// (at most two rings: the one filling and the one being written). Entries overwritten while still
-// among the newest `capacity` are counted as dropped (`GET /control/v1/stats`), as are the entries of
-// a batch the store failed to write; the in-memory log keeps them all the same.
+// (at most the rows filling and the rows being written). Entries overwritten while still among the
+// newest `capacity` are counted as dropped (`GET /control/v1/stats`), as are the entries of a batch
+// the store failed to write; the in-memory log keeps them all the same.
 import HTTP2
 import Synchronization
 
@@ -29,8 +31,9 @@ public struct DeliveryLogWriteBehind: Sendable, Equatable {
 
 /// Writes the delivery log's new entries to a `DeliveryLogStore` on its own thread.
 ///
-/// Lifecycle: `init` starts the thread; `shutdown()` writes what waits and stops it. Thread-safety:
-/// `Sendable`; `enqueue` and `clear` may be called from any thread and never block on I/O.
+/// Lifecycle: `init` starts the thread; the `DeliveryLog` made with it attaches itself (the log keeps
+/// the queue, under its lock); `shutdown()` writes what waits and stops it. Thread-safety: `Sendable`;
+/// every method may be called from any thread and never blocks on I/O but `flush` and `shutdown`.
 final class DeliveryLogWriter: Sendable {
     /// What the writer has done since it started.
     struct Stats: Sendable, Equatable {
@@ -42,24 +45,25 @@ final class DeliveryLogWriter: Sendable {
         var lastError: String?
     }
 
+    /// The log whose queue the writer empties; weak, as the log owns the writer.
+    private struct Source {
+        weak var log: DeliveryLog?
+    }
+
     let store: any DeliveryLogStore
     let capacity: Int
     let settings: DeliveryLogWriteBehind
+    /// The total the log's queue counts on from (as loaded from the store).
+    private let initialTotal: Int
     private let loop: EventLoop
-    /// What waits; whether the writer was asked to start; the last batch's emptied array, whose
-    /// capacity the next ring reuses (the loops then append without growing an array).
-    private let pending: Mutex<(buffer: PendingDeliveries, flushRequested: Bool, spare: [DeliveryRecord])>
+    private let source = Mutex(Source())
     private let counters = Mutex(Stats())
-    /// True when an overwritten waiting entry is among the newest `capacity` (a real loss on disk).
-    private let overwritesAreLosses: Bool
 
     init(store: any DeliveryLogStore, capacity: Int, total: Int, settings: DeliveryLogWriteBehind) throws(SystemError) {
         self.store = store
         self.capacity = max(1, capacity)
         self.settings = settings
-        let limit = min(max(1, settings.pendingLimit), self.capacity)
-        overwritesAreLosses = limit < self.capacity
-        pending = Mutex((PendingDeliveries(limit: limit, total: total), false, []))
+        initialTotal = total
         loop = try EventLoop(name: "herald-log-writer")
         scheduleTick()
     }
@@ -68,21 +72,17 @@ final class DeliveryLogWriter: Sendable {
         loop.shutdownGracefully()  // a writer released without shutdown() must not leak its thread
     }
 
-    /// Queues `delivery` for the store. Never blocks on I/O; see the design note for what a full queue does.
-    func enqueue(_ delivery: DeliveryRecord) {
-        let (overwrote, startNow) = pending.withLock { state in
-            let overwrote = state.buffer.append(delivery)
-            guard state.buffer.count >= settings.batchSize, !state.flushRequested else { return (overwrote, false) }
-            state.flushRequested = true
-            return (overwrote, true)
-        }
-        if overwrote, overwritesAreLosses { counters.withLock { $0.dropped += 1 } }
-        if startNow { loop.execute { self.writePending() } }
+    /// The queue for `log` to keep under its lock; the writer takes from `log` from now on.
+    func attach(_ log: DeliveryLog) -> PendingDeliveries {
+        source.withLock { $0.log = log }
+        let limit = min(max(1, settings.pendingLimit), capacity)
+        return PendingDeliveries(
+            limit: limit, batchSize: settings.batchSize, overwritesAreLosses: limit < capacity, total: initialTotal)
     }
 
-    /// Forgets the waiting entries and makes the next write clear the store's log first.
-    func clear() {
-        pending.withLock { $0.buffer.clear() }
+    /// A batch is full: write it now rather than at the next interval. Called by the log, outside its lock.
+    func startNow() {
+        loop.execute { self.writePending() }
     }
 
     /// Writes what waits now; returns once it is in the store (or failed, counted in `stats`).
@@ -104,7 +104,10 @@ final class DeliveryLogWriter: Sendable {
 
     var stats: Stats {
         var stats = counters.withLock { $0 }
-        stats.pending = pending.withLock { $0.buffer.count }
+        if let waiting = source.withLock({ $0.log })?.waitingForWriter {
+            stats.pending = waiting.count
+            stats.dropped += waiting.lost
+        }
         return stats
     }
 
@@ -122,17 +125,8 @@ final class DeliveryLogWriter: Sendable {
     }
 
     private func writePending() {
-        let taken = pending.withLock { state -> PendingDeliveries? in
-            state.flushRequested = false
-            guard !state.buffer.isEmpty else { return nil }
-            let taken = state.buffer
-            state.buffer = PendingDeliveries(limit: taken.limit, total: taken.total, reusing: state.spare)
-            state.spare = []
-            return taken
-        }
-        guard let taken else { return }
-        var batch = taken.batch()
-        let count = batch.records.count
+        guard let log = source.withLock({ $0.log }), var batch = log.takePending() else { return }
+        let count = batch.count
         do {
             try store.write(batch, capacity: capacity)
             counters.withLock {
@@ -146,10 +140,13 @@ final class DeliveryLogWriter: Sendable {
                 $0.lastError = "\(error)"
             }
         }
-        // Release the entries here, off the loops, and keep the array for the next ring.
-        var spare = batch.records
-        batch.records = []
-        spare.removeAll(keepingCapacity: true)
-        pending.withLock { $0.spare = spare }
+        // The buffers, for the next rows: those no one else holds (a store may keep the batch).
+        var storage = batch.rows.map(\.storage)
+        batch.rows = []
+        var unshared: [RowStorage] = []
+        for index in storage.indices where isKnownUniquelyReferenced(&storage[index]) {
+            unshared.append(storage[index])
+        }
+        log.recycle(unshared)
     }
 }

@@ -46,25 +46,35 @@ public enum EmulatorStoreError: Error, Sendable, Equatable, CustomStringConverti
 public struct DeliveryBatch: Sendable, Equatable {
     /// Forget every entry kept before appending (`DELETE /control/v1/deliveries` happened).
     public var clearFirst: Bool
-    /// The new entries, oldest first, as the log keeps them (the SQLite store writes these bytes
-    /// as they are; `entries` makes `Delivery` values of them).
-    var records: [DeliveryRecord]
+    /// The new entries, oldest first, encoded as the rows the SQLite store writes as they are
+    /// (`EncodedDeliveryRow`); `entries` makes `Delivery` values of them.
+    var rows: [EncodedDeliveryRow]
     /// Requests answered in all, after these entries (the log's `totalCount`).
     public var total: Int
 
     /// New entries, oldest first.
     public var entries: [Delivery] {
         get { records.map(\.delivery) }
-        set { records = newValue.map(DeliveryRecord.init) }
+        set { rows = EncodedDeliveryRow.rows(of: newValue.map(DeliveryRecord.init)) }
     }
+
+    /// The new entries as records, oldest first (decoded from the rows).
+    var records: [DeliveryRecord] { rows.flatMap { $0.records() } }
+
+    /// How many new entries.
+    var count: Int { rows.reduce(0) { $0 + $1.count } }
 
     public init(clearFirst: Bool = false, entries: [Delivery], total: Int) {
         self.init(clearFirst: clearFirst, records: entries.map(DeliveryRecord.init), total: total)
     }
 
     init(clearFirst: Bool, records: [DeliveryRecord], total: Int) {
+        self.init(clearFirst: clearFirst, rows: EncodedDeliveryRow.rows(of: records), total: total)
+    }
+
+    init(clearFirst: Bool, rows: [EncodedDeliveryRow], total: Int) {
         self.clearFirst = clearFirst
-        self.records = records
+        self.rows = rows
         self.total = total
     }
 

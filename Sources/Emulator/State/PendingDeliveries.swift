@@ -1,51 +1,99 @@
-/// Deliveries waiting for the writer: a ring of at most `limit` entries that overwrites its oldest
-/// when full, so appending never blocks and never grows memory past the limit.
+/// Deliveries waiting for the log's writer, already encoded as the rows the store keeps
+/// (`EncodedDeliveryRow`): at most `limit` entries and `rowLimit` rows (of at most 1 MiB each: the
+/// rows copy the payloads the log's entries share), overwriting the oldest when full, so appending
+/// never blocks and never grows memory past the limits. Kept under the `DeliveryLog`'s lock, with
+/// the log's entries (one lock per answer); the writer takes it whole.
 struct PendingDeliveries {
     let limit: Int
-    /// Compact records (DeliveryRecord): the request path makes no Strings, and neither does the
-    /// writer (the SQLite store writes the records' bytes).
-    private var storage: [DeliveryRecord] = []
-    /// Where the oldest entry is once the ring is full.
-    private var start = 0
+    /// Most rows waiting; beyond it the oldest row goes whole (only a writer far behind, with large
+    /// payloads, meets it before `limit`).
+    let rowLimit: Int
+    /// Entries that make the writer start at once; so do `startRows` rows.
+    let batchSize: Int
+    static let startRows = 4
+    /// Whether an overwritten entry is a loss on disk (it would have been among the newest kept).
+    let overwritesAreLosses: Bool
+    /// Full rows, oldest first, then the row filling.
+    private(set) var rows: [EncodedDeliveryRow] = []
+    /// Entries waiting.
+    private(set) var count = 0
     /// Forget what the store kept before these entries.
-    var clearFirst = false
+    private(set) var clearFirst = false
     /// Requests answered in all, these included.
-    var total: Int
+    private(set) var total: Int
+    /// Whether the writer was asked to start and has not taken the entries yet.
+    private var startRequested = false
+    /// Entries overwritten while they waited that were a loss, since the start (never reset).
+    private(set) var lost = 0
+    /// Emptied row storage the writer handed back, for the next rows (at most `spareLimit`).
+    private var spare: [RowStorage] = []
+    private static let spareLimit = 4
 
-    /// An empty ring; `storage` is an emptied array whose capacity is reused (the previous batch's).
-    init(limit: Int, total: Int, reusing storage: [DeliveryRecord] = []) {
+    init(limit: Int, rowLimit: Int = 64, batchSize: Int, overwritesAreLosses: Bool, total: Int) {
         self.limit = max(1, limit)
+        self.rowLimit = max(2, rowLimit)
+        self.batchSize = max(1, batchSize)
+        self.overwritesAreLosses = overwritesAreLosses
         self.total = total
-        self.storage = storage
-        self.storage.removeAll(keepingCapacity: true)
     }
 
-    var count: Int { storage.count }
-    var isEmpty: Bool { storage.isEmpty && !clearFirst }
+    var isEmpty: Bool { count == 0 && !clearFirst }
 
-    /// Adds `delivery`; true when the oldest waiting entry had to make room.
-    mutating func append(_ delivery: DeliveryRecord) -> Bool {
+    /// Encodes `record` into the rows; true when the writer should start now (a batch is full and
+    /// it was not asked yet).
+    mutating func append(_ record: DeliveryRecord) -> Bool {
         total += 1
-        if storage.count < limit {
-            storage.append(delivery)
-            return false
+        if count >= limit { dropOldest() }
+        if rows.isEmpty || !rows[rows.count - 1].append(record) {
+            if rows.count >= rowLimit { dropOldestRow() }
+            var row = EncodedDeliveryRow(reusing: spare.popLast())
+            _ = row.append(record)  // an empty row takes any record
+            rows.append(row)
         }
-        storage[start] = delivery
-        start = (start + 1) % limit
+        count += 1
+        guard count >= batchSize || rows.count >= Self.startRows, !startRequested else { return false }
+        startRequested = true
         return true
+    }
+
+    /// Drops the oldest row whole. Its entries are a loss: fewer than `limit` (so than the capacity)
+    /// newer ones wait.
+    private mutating func dropOldestRow() {
+        let row = rows.removeFirst()
+        lost += row.count
+        count -= row.count
+        recycle(row.storage)
+    }
+
+    private mutating func dropOldest() {
+        if overwritesAreLosses { lost += 1 }
+        count -= 1
+        rows[0].skipOldest()
+        if rows[0].isEmpty { recycle(rows.removeFirst().storage) }
     }
 
     /// Forgets what waits and what was written: the next batch clears the store first.
     mutating func clear() {
-        storage = []
-        start = 0
+        for row in rows { recycle(row.storage) }
+        rows = []
+        count = 0
         total = 0
         clearFirst = true
     }
 
-    /// The waiting entries, oldest first, as one batch (the ring's own array unless it wrapped).
-    consuming func batch() -> DeliveryBatch {
-        let records = start == 0 ? storage : Array(storage[start...] + storage[..<start])
-        return DeliveryBatch(clearFirst: clearFirst, records: records, total: total)
+    /// What waits, as one batch, leaving the queue empty; nil when nothing waits.
+    mutating func take() -> DeliveryBatch? {
+        startRequested = false
+        guard !isEmpty else { return nil }
+        let batch = DeliveryBatch(clearFirst: clearFirst, rows: rows, total: total)
+        rows = []
+        count = 0
+        clearFirst = false
+        return batch
+    }
+
+    /// Keeps a written row's storage for the next rows.
+    mutating func recycle(_ storage: RowStorage) {
+        if spare.count < Self.spareLimit, storage.capacity == DeliveryRowLimits.bytes { spare.append(storage) }
     }
 }

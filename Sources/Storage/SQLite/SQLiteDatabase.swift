@@ -141,21 +141,21 @@ public final class SQLiteDatabase {
     /// instead of copying it first: the binding lives only while the statement runs, in this call.
     @discardableResult
     public func run(_ sql: String, _ values: [SQLiteValue], blob: [UInt8]) throws(SQLiteError) -> Int {
+        try blob.withUnsafeBytes { bytes in
+            Result { () throws(SQLiteError) in try run(sql, values, blobInPlace: bytes) }
+        }.get()
+    }
+
+    /// ``run(_:_:blob:)`` with the blob's bytes where they lie (valid during this call).
+    @discardableResult
+    public func run(
+        _ sql: String, _ values: [SQLiteValue], blobInPlace bytes: UnsafeRawBufferPointer
+    ) throws(SQLiteError) -> Int {
         try withStatement(sql) { statement throws(SQLiteError) in
-            var failure: SQLiteError?
-            let changed = blob.withUnsafeBytes { bytes -> Int in
-                defer { statement.reset() }  // clears the binding while `bytes` are still valid
-                do throws(SQLiteError) {
-                    try statement.bind(values, thenInPlace: bytes)
-                    while try statement.step() {}
-                    return changes
-                } catch {
-                    failure = error
-                    return 0
-                }
-            }
-            if let failure { throw failure }
-            return changed
+            defer { statement.reset() }  // clears the binding while `bytes` are still valid
+            try statement.bind(values, thenInPlace: bytes)
+            while try statement.step() {}
+            return changes
         }
     }
 

@@ -145,6 +145,29 @@ struct DeliveryLogWriterTests {
         #expect(total == log.totalCount)
     }
 
+    /// A store may keep what it was given: the writer reuses a batch's buffers only when no one
+    /// else holds them, so a kept batch reads the same after later appends.
+    @Test func aBatchTheStoreKeepsIsNotOverwritten() async throws {
+        final class KeepingStore: DeliveryLogStore {
+            let kept = Mutex<[DeliveryBatch]>([])
+            func write(_ batch: DeliveryBatch, capacity: Int) throws(EmulatorStoreError) {
+                kept.withLock { $0.append(batch) }
+            }
+            func loadDeliveries(newest limit: Int) throws(EmulatorStoreError) -> (entries: [Delivery], total: Int) {
+                ([], 0)
+            }
+        }
+        let store = KeepingStore()
+        let log = try log(store, capacity: 1000, settings())
+        for n in 1...10 { log.append(.numbered(n)) }
+        await log.writer?.flush()
+        for n in 11...500 { log.append(.numbered(n)) }
+        await log.writer?.flush()
+        let kept = store.kept.withLock { $0 }
+        #expect(kept.map(\.entries) == [(1...10).map(Delivery.numbered), (11...500).map(Delivery.numbered)])
+        await log.writer?.shutdown()
+    }
+
     @Test func aLogRestoredFromTheStoreContinuesItsTotal() async throws {
         let store = InMemoryEmulatorStore()
         try store.write(DeliveryBatch(entries: (1...4).map(Delivery.numbered), total: 40), capacity: 3)

@@ -89,7 +89,7 @@ struct SQLiteDeliveryBatchTests {
         }
 
         let store = try SQLiteEmulatorStore(path: fixture.path)
-        #expect(try SQLiteDatabase(path: fixture.path).userVersion == 4)
+        #expect(try SQLiteDatabase(path: fixture.path).userVersion == 5)
         let rows = try Self.batches(fixture.path)
         #expect(rows.first?.first == 1 && rows.last?[1] == 8990 && rows.count >= 2, "\(rows)")
         #expect(zip(rows, rows.dropFirst()).allSatisfy { $0[1] + 1 == $1[0] }, "contiguous: \(rows)")
@@ -110,18 +110,65 @@ struct SQLiteDeliveryBatchTests {
     }
 
     @Test(arguments: [
-        ("UPDATE delivery_batches SET records = substr(records, 1, 70)", "record 0 at byte 0: text ("),
-        ("UPDATE delivery_batches SET records = records || X'00'", "record 3 at byte "),
-        ("UPDATE delivery_batches SET records = X'07'", "record 0 at byte 0: needs 62 header bytes, 1 are left"),
-        ("UPDATE delivery_batches SET count = 2, first_seq = 2", "batch 2...3 with 3 records"),
+        (4, "UPDATE delivery_batches SET records = substr(records, 1, 70)", "record 0 at byte 0: text ("),
+        (4, "UPDATE delivery_batches SET records = records || X'00'", "record 3 at byte "),
+        (4, "UPDATE delivery_batches SET records = X'07'", "record 0 at byte 0: needs 62 header bytes, 1 are left"),
+        (4, "UPDATE delivery_batches SET count = 2, first_seq = 2", "batch 2...3 with 3 records"),
+        (5, "UPDATE delivery_batches SET records = substr(records, 1, 70)", "record 0 at byte 0: text ("),
+        (5, "UPDATE delivery_batches SET records = records || X'00'", "record 3 at byte "),
+        (5, "UPDATE delivery_batches SET records = X'07'", "record 0 at byte 0: needs 3 header bytes, 1 are left"),
+        (
+            5, "UPDATE delivery_batches SET records = X'000001'",
+            "record 0 at byte 0: repeats fields (1) it does not have"
+        ),
+        (5, "UPDATE delivery_batches SET count = 2, first_seq = 2", "batch 2...3 with 3 records"),
     ])
-    func aDamagedBatchIsNamed(_ sql: String, _ message: String) throws {
+    func aDamagedBatchIsNamed(format: Int, _ sql: String, _ message: String) throws {
         let fixture = try StoreFixture(.sqlite)
         defer { fixture.remove() }
-        try fixture.store.write(DeliveryBatch(entries: (1...3).map(Delivery.numbered), total: 3), capacity: 10)
-        try SQLiteDatabase(path: fixture.path).execute(sql)
+        let entries = (1...3).map(Delivery.numbered)
+        try fixture.store.write(DeliveryBatch(entries: entries, total: 3), capacity: 10)
+        let database = try SQLiteDatabase(path: fixture.path)
+        if format == 4 {  // the row as a Herald of schema 4 wrote it
+            try database.run(
+                "UPDATE delivery_batches SET format = 4, records = ?",
+                [.blob(DeliveryRecord.encode(entries.map(DeliveryRecord.init)))])
+            #expect(try fixture.reopened().loadDeliveries(newest: 10).entries == entries, "format 4 still reads")
+        }
+        try database.execute(sql)
         let error = try #require(throws: EmulatorStoreError.self) { try fixture.reopened().loadDeliveries(newest: 10) }
         #expect(error.description.hasPrefix("delivery_batches.records holds 'batch "), "\(error)")
         #expect(error.description.contains(message), "\(error)")
+    }
+
+    @Test func anUnknownRecordFormatIsNamed() throws {
+        let fixture = try StoreFixture(.sqlite)
+        defer { fixture.remove() }
+        try fixture.store.write(DeliveryBatch(entries: [.numbered(1)], total: 1), capacity: 10)
+        try SQLiteDatabase(path: fixture.path).execute("UPDATE delivery_batches SET format = 9")
+        let error = try #require(throws: EmulatorStoreError.self) { try fixture.reopened().loadDeliveries(newest: 10) }
+        #expect(
+            error.description
+                == "delivery_batches.format holds '9 (batch 1...1; formats 4 and 5 are known)', which Herald cannot read"
+        )
+    }
+
+    @Test func rowsOfFormat4AndFormat5ReadTogether() throws {
+        let fixture = try StoreFixture(.sqlite)
+        defer { fixture.remove() }
+        let old = (1...5).map(Delivery.numbered)
+        try fixture.store.write(DeliveryBatch(entries: old, total: 5), capacity: 10)
+        try SQLiteDatabase(path: fixture.path).run(  // as schema 4 wrote it
+            "UPDATE delivery_batches SET format = 4, records = ?",
+            [.blob(DeliveryRecord.encode(old.map(DeliveryRecord.init)))])
+        let store = try fixture.reopened()
+        try store.write(DeliveryBatch(entries: (6...12).map(Delivery.numbered), total: 12), capacity: 10)
+        #expect(try store.loadDeliveries(newest: 10).entries == (3...12).map(Delivery.numbered))
+        let formats = try SQLiteDatabase(path: fixture.path).query(
+            "SELECT format FROM delivery_batches ORDER BY last_seq"
+        ) {
+            $0.int(0)
+        }
+        #expect(formats == [4, 5])
     }
 }

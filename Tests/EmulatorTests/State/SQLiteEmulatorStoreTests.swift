@@ -21,7 +21,7 @@ struct SQLiteEmulatorStoreTests {
         defer { fixture.remove() }
         try SQLiteDatabase(path: fixture.path).execute("PRAGMA user_version = 99")
         let error = try #require(throws: SQLiteError.self) { try SQLiteEmulatorStore(path: fixture.path) }
-        #expect(error.description.contains("version 99, newer than the 4 this Herald knows"), "\(error)")
+        #expect(error.description.contains("version 99, newer than the 5 this Herald knows"), "\(error)")
     }
 
     @Test func reopeningKeepsTheSchemaAndItsVersion() throws {
@@ -29,7 +29,7 @@ struct SQLiteEmulatorStoreTests {
         defer { fixture.remove() }
         _ = try fixture.reopened()
         let database = try SQLiteDatabase(path: fixture.path)
-        #expect(try database.userVersion == 4)
+        #expect(try database.userVersion == 5)
         #expect(try database.query("PRAGMA page_size") { $0.int(0) } == [SQLiteEmulatorStore.pageSize])
     }
 
@@ -80,7 +80,7 @@ struct SQLiteEmulatorStoreTests {
             """)
 
         let store = try SQLiteEmulatorStore(path: fixture.path)
-        #expect(try SQLiteDatabase(path: fixture.path).userVersion == 4)
+        #expect(try SQLiteDatabase(path: fixture.path).userVersion == 5)
         #expect(
             try store.storedNotifications(ofDevice: "phone") == [
                 StoredNotification(

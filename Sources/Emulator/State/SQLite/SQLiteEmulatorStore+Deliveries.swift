@@ -2,7 +2,8 @@
 // 8,192 entries or 1 MiB of records back to back in one blob (DeliveryRecord+Encoding.swift), so
 // 8,192 entries are one INSERT of one value instead of 8,192 rows of twelve columns each. The row
 // limit keeps every allocation for a row (ours, SQLite's record) at about 1 MiB however far the
-// writer fell behind (a batch can hold `pendingLimit` entries), and the slack on disk small.
+// writer fell behind (a batch can hold `pendingLimit` entries), and the slack on disk small. The
+// event loops encode the rows as they append (EncodedDeliveryRow); this file writes their bytes.
 //
 // Entries are numbered 1, 2, ... in the order written (`DELETE /control/v1/deliveries` starts again
 // at 1); a row holds entries `first_seq...last_seq`. After each write:
@@ -19,13 +20,15 @@ extension SQLiteEmulatorStore {
         try withDatabase { database in
             try database.transaction {
                 if batch.clearFirst { try database.run("DELETE FROM delivery_batches") }
-                let records = batch.records.suffix(capacity)
+                // The rows as the loops encoded them, unless the batch is larger than the capacity.
+                let count = batch.count
+                let rows = count > capacity ? EncodedDeliveryRow.rows(of: batch.records.suffix(capacity)) : batch.rows
                 var counters: [(String, Int)] = [("deliveries.total", batch.total)]
-                if !records.isEmpty {
+                if min(count, capacity) > 0 {
                     let previous = try database.query("SELECT max(last_seq) FROM delivery_batches") { $0.int(0) }
                     let first = (previous.first.flatMap { $0 } ?? 0) + 1
-                    let last = first + records.count - 1
-                    try Self.insertRows(records, first: first, into: database)
+                    let last = first + min(count, capacity) - 1
+                    try Self.insert(rows, first: first, into: database)
                     try database.run(
                         "DELETE FROM delivery_batches WHERE last_seq <= ?", [.integer(last - capacity)])
                     counters.append(("deliveries.first_kept", max(1, last - capacity + 1)))
@@ -58,13 +61,25 @@ extension SQLiteEmulatorStore {
             let oldest = max(values["deliveries.first_kept"] ?? 1, last - limit + 1)
             var records: [DeliveryRecord] = []
             let rows = try database.query(
-                "SELECT first_seq, last_seq, records FROM delivery_batches WHERE last_seq >= ? ORDER BY last_seq",
+                """
+                SELECT first_seq, last_seq, records, format FROM delivery_batches WHERE last_seq >= ?
+                    ORDER BY last_seq
+                """,
                 [.integer(oldest)]
-            ) { ($0.int(0) ?? 0, $0.int(1) ?? 0, $0.bytes(2) ?? []) }
-            for (first, last, blob) in rows {
+            ) { ($0.int(0) ?? 0, $0.int(1) ?? 0, $0.bytes(2) ?? [], $0.int(3) ?? 0) }
+            for (first, last, blob, format) in rows {
                 let decoded: [DeliveryRecord]
                 do {
-                    decoded = try DeliveryRecord.decodeAll(blob)
+                    switch format {
+                    case 4: decoded = try DeliveryRecord.decodeAll(blob)
+                    case 5: decoded = try DeliveryRecord.decodeCompactAll(blob)
+                    default:
+                        throw EmulatorStoreError.corrupt(
+                            table: "delivery_batches", column: "format",
+                            value: "\(format) (batch \(first)...\(last); formats 4 and 5 are known)")
+                    }
+                } catch let error as EmulatorStoreError {
+                    throw error
                 } catch {
                     throw EmulatorStoreError.corrupt(
                         table: "delivery_batches", column: "records", value: "batch \(first)...\(last): \(error)")
@@ -81,32 +96,45 @@ extension SQLiteEmulatorStore {
     }
 
     /// Most entries in one row.
-    static let rowEntryLimit = 8192
+    static let rowEntryLimit = DeliveryRowLimits.entries
     /// Most bytes of records in one row, unless its one record is larger.
-    static let rowByteLimit = 1 << 20
+    static let rowByteLimit = DeliveryRowLimits.bytes
 
-    /// Writes `records` as rows numbered from `first`, each within the row limits.
-    static func insertRows(
-        _ records: some Collection<DeliveryRecord>, first: Int, into database: SQLiteDatabase
-    ) throws(SQLiteError) {
-        var start = records.startIndex
+    /// Writes `rows` (each within the row limits) numbered from `first`.
+    static func insert(_ rows: [EncodedDeliveryRow], first: Int, into database: SQLiteDatabase) throws(SQLiteError) {
         var next = first
-        while start != records.endIndex {
+        for row in rows where !row.isEmpty {
+            let count = row.count
+            _ = try row.withBlob { blob throws(SQLiteError) in
+                try database.run(
+                    "INSERT INTO delivery_batches (last_seq, first_seq, count, format, records) VALUES (?, ?, ?, 5, ?)",
+                    [.integer(next + count - 1), .integer(next), .integer(count)], blobInPlace: blob)
+            }
+            next += count
+        }
+    }
+
+    /// Writes `records` as rows of format-4 records numbered from `first`, each within the row limits
+    /// (schema step 3, which knows no `format` column yet).
+    private static func insertFormat4(
+        _ records: [DeliveryRecord], first: Int, into database: SQLiteDatabase
+    ) throws(SQLiteError) {
+        var start = 0
+        var next = first
+        while start < records.count {
             var end = start
-            var count = 0
             var bytes = 0
-            while end != records.endIndex, count < rowEntryLimit {
+            while end < records.count, end - start < rowEntryLimit {
                 let size = records[end].encodedSize
-                if count > 0, bytes + size > rowByteLimit { break }
+                if end > start, bytes + size > rowByteLimit { break }
                 bytes += size
-                count += 1
-                records.formIndex(after: &end)
+                end += 1
             }
             try database.run(
                 "INSERT INTO delivery_batches (last_seq, first_seq, count, records) VALUES (?, ?, ?, ?)",
-                [.integer(next + count - 1), .integer(next), .integer(count)],
+                [.integer(next + end - start - 1), .integer(next), .integer(end - start)],
                 blob: DeliveryRecord.encode(records[start..<end]))
-            next += count
+            next += end - start
             start = end
         }
     }
@@ -136,7 +164,7 @@ extension SQLiteEmulatorStore {
         var next = 1
         func flush() throws(SQLiteError) {
             guard !pending.isEmpty else { return }
-            try insertRows(pending, first: next, into: database)
+            try insertFormat4(pending, first: next, into: database)
             next += pending.count
             pending.removeAll(keepingCapacity: true)
         }
@@ -149,7 +177,7 @@ extension SQLiteEmulatorStore {
                         pushType: row.string(3), priority: row.int(4), apnsID: row.string(5),
                         uniqueID: row.string(6), status: row.int(7) ?? 0, reason: row.string(8),
                         payload: row.bytes(9) ?? [], channel: row.string(10), fault: row.string(11))))
-            if pending.count == rowEntryLimit { try flush() }
+            if pending.count == DeliveryRowLimits.entries { try flush() }
         }
         try flush()
     }

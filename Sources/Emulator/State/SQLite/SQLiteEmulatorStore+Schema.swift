@@ -125,5 +125,13 @@ extension SQLiteEmulatorStore {
                 -- Herald that knows only version 3 refuses this file instead of misreading it.
                 SELECT 1;
                 """),
+        SQLiteMigration(
+            "5: new rows of the delivery log in the compact record format 5",
+            sql: """
+                -- Rows written from now on hold format-5 records (varints, a string field equal to the
+                -- previous record's given by reference: Sources/Emulator/DeliveryRecord+CompactEncoding.swift);
+                -- rows written before keep format 4 and read as before.
+                ALTER TABLE delivery_batches ADD COLUMN format INTEGER NOT NULL DEFAULT 4;
+                """),
     ]
 }

@@ -1,0 +1,94 @@
+import Testing
+
+@testable import Emulator
+
+/// Format 5 of the log's records (schema version 5): read back exactly, fields and payloads equal to
+/// the previous record's given by reference, damaged bytes an error naming the record, never a crash.
+@Suite(.timeLimit(.minutes(1)))
+struct DeliveryRecordCompactEncodingTests {
+    /// `deliveries` as one row (any number of them: no limits).
+    static func encoded(_ deliveries: [Delivery]) -> [UInt8] {
+        var row = EncodedDeliveryRow(reusing: RowStorage(capacity: 0))
+        for delivery in deliveries { _ = row.append(DeliveryRecord(delivery)) }  // within the limits
+        return Array(row.bytes)
+    }
+
+    static let edgeCases: [Delivery] = [
+        Delivery(
+            receivedAt: Int.max, token: nil, topic: "", pushType: nil, priority: -1, apnsID: nil, uniqueID: nil,
+            status: 0, reason: nil, payload: []),
+        Delivery(
+            receivedAt: Int.min, token: nil, topic: "", pushType: nil, priority: Int.max, apnsID: nil, uniqueID: nil,
+            status: -7, reason: "", payload: [], channel: "", fault: "reset"),
+        Delivery(
+            receivedAt: 0, token: "é", topic: "", pushType: "alert", priority: nil, apnsID: "x", uniqueID: "y",
+            status: 599, reason: "", payload: Array(repeating: 0xFF, count: 300), channel: "c", fault: "reset"),
+    ]
+
+    @Test func recordsRoundTrip() throws {
+        let deliveries = DeliveryRecordTests.deliveries + (1...40).map(Delivery.numbered) + Self.edgeCases
+        #expect(try DeliveryRecord.decodeCompactAll(Self.encoded(deliveries)).map(\.delivery) == deliveries)
+        #expect(try DeliveryRecord.decodeCompactAll([]).isEmpty)
+    }
+
+    /// Pushes to one app differ in token, id and payload; the rest is given by reference.
+    @Test func fieldsEqualToThePreviousRecordsAreNotRepeated() throws {
+        func push(_ n: Int, token: String) -> Delivery {
+            Delivery(
+                receivedAt: 1_767_225_600_000 + n, token: token, topic: "com.example.app", pushType: "alert",
+                priority: 10, apnsID: "id-\(n)", uniqueID: nil, status: 200, reason: nil, payload: Array("{}".utf8))
+        }
+        let deliveries = [push(1, token: "aa"), push(2, token: "aa"), push(3, token: "bb"), push(4, token: "bb")]
+        let bytes = Self.encoded(deliveries)
+        #expect(try DeliveryRecord.decodeCompactAll(bytes).map(\.delivery) == deliveries)
+        let first = Self.encoded([deliveries[0]]).count
+        // 3 bytes; varints: time (1), status (2), priority (1), payload (1), the id's length (1); the id.
+        #expect(Self.encoded(Array(deliveries[0...1])).count == first + 9 + 4, "record 2 repeats the token")
+        #expect(bytes.count == first + 13 + (14 + 2) + 13, "record 3 writes its token, record 4 repeats it")
+    }
+
+    /// Every cut short of a record's end fails on the record it cuts.
+    @Test(arguments: [1, 2, 3, 5, 10, 50, 80])
+    func aTruncatedBlobNamesTheRecordItCuts(_ cut: Int) throws {
+        let bytes = Self.encoded([.numbered(1), .numbered(2)])
+        let first = Self.encoded([.numbered(1)]).count
+        for (end, record) in [(cut, 0), (first + cut, 1)] where end < bytes.count && cut < first {
+            let error = #expect(throws: DeliveryRecordDecodingError.self) {
+                try DeliveryRecord.decodeCompactAll(Array(bytes[..<end]))
+            }
+            #expect(
+                error?.record == record && error?.offset == (record == 0 ? 0 : first), "\(String(describing: error))")
+        }
+    }
+
+    @Test(arguments: [
+        (0, UInt8(4), "flags is 4, only bits 0 and 1 are defined"),
+        (0, UInt8(3), "repeats the previous record's values, but is the first"),
+        (2, UInt8(1), "repeats the previous record's values, but is the first"),
+        (2, UInt8(0x80), "repeats fields (128) it does not have"),
+    ])
+    func aDamagedHeaderIsRefused(_ offset: Int, _ value: UInt8, _ rule: String) throws {
+        var bytes = Self.encoded([.numbered(1)])
+        bytes[offset] = value
+        let error = #expect(throws: DeliveryRecordDecodingError.self) { try DeliveryRecord.decodeCompactAll(bytes) }
+        #expect(error?.rule.contains(rule) == true, "\(String(describing: error))")
+    }
+
+    @Test func aVarintPastTenBytesIsRefused() throws {
+        let bytes: [UInt8] = [0, 0, 0] + Array(repeating: 0x80, count: 11) + [0]
+        let error = #expect(throws: DeliveryRecordDecodingError.self) { try DeliveryRecord.decodeCompactAll(bytes) }
+        #expect(error?.rule == "receivedAt is not a varint within the bytes", "\(String(describing: error))")
+    }
+
+    @Test(arguments: [0, 1, 63, 64, 127, 128, 300, -1, -64, -65, Int.max, Int.min])
+    func varintsRoundTrip(_ value: Int) {
+        var buffer = [UInt8](repeating: 0, count: 10)
+        var written = 0
+        buffer.withUnsafeMutableBytes { raw in
+            if let base = raw.baseAddress { Varint.write(Varint.zigzag(value), to: base, at: &written) }
+        }
+        var read = 0
+        let decoded = buffer.withUnsafeBytes { Varint.read($0, at: &read) }
+        #expect(decoded.map(Varint.unzigzag) == value && read == written)
+    }
+}
