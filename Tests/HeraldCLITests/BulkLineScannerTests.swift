@@ -50,9 +50,33 @@ struct BulkLineScannerTests {
         #"{"token":"\#(token)","payload":{"aps":{"alert":"x"}},"apns-priority":5.0}"#,  // not an integer
         #"{"token":"\#(token)","payload":[1]}"#,  // payload not an object
         #"not json"#,
+        // A header string that never ends: its digits are not an integer.
+        #"{"token":"\#(token)","payload":{},"apns-priority":"10}"#,
+        #"{"token":"\#(token)","payload":{},"apns-expiration":"0}"#,
+        "{\"token\":\"\(token)\",\"payload\":{},\"apns-priority\":\"5\t}",
     ])
     func leavesEveryOtherLineToTheFullParse(_ line: String) {
         #expect(BulkLineScanner.scan(Array(line.utf8)) == nil)
+    }
+
+    /// What the fast path leaves to the full parse is still refused there, with the line's number.
+    @Test(arguments: [
+        #"{"token":"\#(token)","payload":{},"apns-priority":"10}"#,
+        #"{"token":"\#(token)","payload":{},"apns-expiration":"0}"#,
+    ])
+    func anUnterminatedHeaderStringIsALineError(_ line: String) {
+        let error = #expect(throws: BulkRequestDecoder.LineError.self) { try Self.decoder.decode(Array(line.utf8), number: 3) }
+        #expect(error?.description.hasPrefix("line 3:") == true, "\(String(describing: error))")
+    }
+
+    /// A topic is reused from the last line only when its bytes are the same: a Kelvin sign is
+    /// not a "K", though Swift's String equality says so.
+    @Test func aTopicEqualOnlyAsAStringIsCheckedAgain() throws {
+        let decoder = BulkRequestDecoder(topic: nil, pushType: "alert", priority: nil, expiration: nil, collapseID: nil)
+        let ascii = #"{"token":"\#(Self.token)","payload":{},"apns-topic":"com.Kapp"}"#
+        let kelvin = #"{"token":"\#(Self.token)","payload":{},"apns-topic":"com.\u212Aapp"}"#
+        #expect(try decoder.decode(Array(ascii.utf8), number: 1).topic?.value == "com.Kapp")
+        #expect(throws: BulkRequestDecoder.LineError.self) { try decoder.decode(Array(kelvin.utf8), number: 2) }
     }
 
     @Test func repeatedPayloadsAreLintedOnceAndStillInferred() throws {

@@ -129,7 +129,9 @@ enum BulkLineScanner {
                     guard let range = string() else { return nil }
                     fields.token = text(range)
                 default:  // a header
-                    guard let range = string() ?? integer() else { return nil }
+                    // A value that starts with a quote is a string or nothing: a broken string must
+                    // not fall back to reading the digits inside it as an integer.
+                    guard let range = peek == UInt8(ascii: "\"") ? string() : integer() else { return nil }
                     fields.headers.append((BulkLineScanner.keys[slot], text(range)))
                 }
                 skipSpace()

@@ -204,7 +204,11 @@ struct BulkRequestDecoder {
     /// The topic for `text`: the last one made when the text is the same (checking a topic's
     /// characters cost more than the rest of a line's headers together).
     private func topicValue(_ text: String) throws(FieldError) -> Topic {
-        if let last = lintCache.state.withLock({ $0.lastTopic }), last.value == text { return last }
+        // Bytes, not String equality: "com.\u{212A}app" (a Kelvin sign) equals "com.Kapp" as a String,
+        // and must not be taken for it.
+        if let last = lintCache.state.withLock({ $0.lastTopic }), last.value.utf8.elementsEqual(text.utf8) {
+            return last
+        }
         let topic = try Topic(text)
         lintCache.state.withLock { $0.lastTopic = topic }
         return topic
