@@ -44,8 +44,8 @@ public struct Delivery: Sendable, Equatable {
 /// to read while the emulator serves.
 public final class DeliveryLog: Sendable {
     private struct Ring {
-        var entries: [DeliveryRecord] = []
-        var start = 0
+        /// The entries kept, encoded (see EncodedDeliveryRing).
+        var entries: EncodedDeliveryRing
         var total = 0
         /// What ``counts`` reports (since this start, not cleared with the log): answers, by status
         /// in an array (no hashing per answer), by reason.
@@ -68,12 +68,13 @@ public final class DeliveryLog: Sendable {
 
     public let capacity: Int
     /// The entries and the tallies, under one lock (one lock operation per answer).
-    private let ring = Mutex(Ring())
+    private let ring: Mutex<Ring>
     /// Writes new entries behind to the emulator's store, when it has one (see DeliveryLogWriter).
     let writer: DeliveryLogWriter?
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
+        ring = Mutex(Ring(entries: EncodedDeliveryRing(capacity: capacity)))
         writer = nil
     }
 
@@ -82,10 +83,9 @@ public final class DeliveryLog: Sendable {
     init(capacity: Int, restoring entries: [Delivery], total: Int, writer: DeliveryLogWriter?) {
         self.capacity = max(1, capacity)
         self.writer = writer
-        ring.withLock { ring in
-            ring.entries = entries.suffix(self.capacity).map(DeliveryRecord.init)
-            ring.total = max(total, ring.entries.count)
-        }
+        var kept = EncodedDeliveryRing(capacity: capacity)
+        for entry in entries.suffix(self.capacity) { kept.append(DeliveryRecord(entry)) }
+        ring = Mutex(Ring(entries: kept, total: max(total, kept.count)))
         if let writer {
             let pending = writer.attach(self)
             ring.withLock { $0.pending = pending }
@@ -108,12 +108,7 @@ public final class DeliveryLog: Sendable {
             if record.hasFault { ring.faults += 1 }
             ring.answered += 1
             ring.total += 1
-            if ring.entries.count < capacity {
-                ring.entries.append(record)
-            } else {
-                ring.entries[ring.start] = record
-                ring.start = (ring.start + 1) % capacity
-            }
+            ring.entries.append(record)
             return ring.pending?.append(record) ?? false  // inside the lock: the store sees the log's order
         }
         if startWriter { writer?.startNow() }
@@ -127,8 +122,10 @@ public final class DeliveryLog: Sendable {
 
     /// The entries kept that match `filter`, oldest first (the newest `filter.limit` when it is set).
     public func entries(matching filter: DeliveryFilter) -> [Delivery] {
-        let all = ring.withLock { Array($0.entries[$0.start...] + $0.entries[..<$0.start]) }
-        let matching = all.map(\.delivery).filter(filter.matches)
+        // Decoded outside the lock: the rows' storage is never written again where they hold
+        // records (a copy of the rows keeps it alive), so the loops go on recording meanwhile.
+        let rows = ring.withLock { $0.entries }
+        let matching = rows.records().map(\.delivery).filter(filter.matches)
         guard let limit = filter.limit, matching.count > limit else { return matching }
         return Array(matching.suffix(limit))
     }
@@ -152,8 +149,7 @@ public final class DeliveryLog: Sendable {
     public func removeAll() {
         ring.withLock { ring in
             // The entries go; the tallies (answers since the start) stay.
-            ring.entries = []
-            ring.start = 0
+            ring.entries.removeAll()
             ring.total = 0
             ring.pending?.clear()
         }

@@ -107,9 +107,11 @@ struct EncodedDeliveryRow: Sendable {
 
 /// One allocation of bytes, freed with the object. Its fields never change (no exclusivity checks);
 /// the bytes are written by the row that owns it.
-// SAFETY: `@unchecked Sendable`: a row's storage has one owner at a time -- the log's lock while the
+// SAFETY: `@unchecked Sendable`: a row's storage has one writer at a time -- the log's lock while the
 // row fills, the writer thread once it takes the rows, the log's lock again once handed back for
-// reuse; each hand-over goes through that lock.
+// reuse; each hand-over goes through that lock. Readers of the in-memory log (EncodedDeliveryRing)
+// copy rows under the lock and read only the bytes written before (below the copy's `byteCount`),
+// which are never written again while a copy holds the storage (it is reused only when unique).
 final class RowStorage: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     let capacity: Int

@@ -1,0 +1,60 @@
+// The in-memory delivery log's entries as encoded rows (format 5, the bytes the store keeps), not
+// as `DeliveryRecord` values: recording an answer encodes it at the end of the newest row (no
+// allocation, nothing released), and the payload is copied into the row (or repeated by reference),
+// so the request's body buffer stays unshared and the HTTP/2 session reuses it. Entries are decoded
+// only when the log is read (the control API, tests, a restart's restore of a store).
+//
+//   rows[0] (its first `skipped` records overwritten) ... rows[last] (filling)
+//
+// Invariants: `count` is the sum of the rows' waiting records and never exceeds `capacity`; no row
+// is empty; when full, an append first skips the oldest record of `rows[0]` and drops the row once
+// it has none left (its storage kept for the next row when no one else holds it). Memory is bounded
+// by `capacity` entries plus the skipped head of the oldest row (less than one row's limits).
+/// The delivery log's kept entries, oldest first, encoded. Not thread-safe: kept under the log's lock.
+struct EncodedDeliveryRing {
+    let capacity: Int
+    /// Oldest first; the last one takes new records.
+    private(set) var rows: [EncodedDeliveryRow] = []
+    /// Entries kept.
+    private(set) var count = 0
+    /// A dropped row's storage, for the next row.
+    private var spare: RowStorage?
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Keeps `record` as the newest entry, overwriting the oldest when full.
+    mutating func append(_ record: DeliveryRecord) {
+        if count >= capacity { dropOldest() }
+        if rows.isEmpty || !rows[rows.count - 1].append(record) {
+            var row = EncodedDeliveryRow(reusing: spare)
+            spare = nil
+            _ = row.append(record)  // an empty row takes any record
+            rows.append(row)
+        }
+        count += 1
+    }
+
+    private mutating func dropOldest() {
+        rows[0].skipOldest()
+        count -= 1
+        guard rows[0].isEmpty else { return }
+        var storage = rows.removeFirst().storage
+        if storage.capacity == DeliveryRowLimits.bytes, isKnownUniquelyReferenced(&storage) { spare = storage }
+    }
+
+    /// Forgets every entry.
+    mutating func removeAll() {
+        rows = []
+        count = 0
+    }
+
+    /// The entries, oldest first, decoded.
+    func records() -> [DeliveryRecord] {
+        var records: [DeliveryRecord] = []
+        records.reserveCapacity(count)
+        for row in rows { records += row.records() }
+        return records
+    }
+}
