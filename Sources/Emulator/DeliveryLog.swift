@@ -98,18 +98,23 @@ public final class DeliveryLog: Sendable {
 
     /// Appends `record`, whose reason is `reason` (given to spare making it from the record).
     func append(_ record: DeliveryRecord, reason: String?) {
+        record.withFields { append($0, reason: reason) }
+    }
+
+    /// Appends the entry of `fields` (borrowed: encoded here, not kept), whose reason is `reason`.
+    func append(_ fields: DeliveryFields, reason: String?) {
         let startWriter = ring.withLock { ring in
-            if ring.byStatus.indices.contains(record.status) {
-                ring.byStatus[record.status] += 1
+            if ring.byStatus.indices.contains(fields.status) {
+                ring.byStatus[fields.status] += 1
             } else {
-                ring.otherStatuses[record.status, default: 0] += 1
+                ring.otherStatuses[fields.status, default: 0] += 1
             }
             if let reason { ring.byReason[reason, default: 0] += 1 }
-            if record.hasFault { ring.faults += 1 }
+            if fields.hasFault { ring.faults += 1 }
             ring.answered += 1
             ring.total += 1
-            ring.entries.append(record)
-            return ring.pending?.append(record) ?? false  // inside the lock: the store sees the log's order
+            ring.entries.append(fields)
+            return ring.pending?.append(fields) ?? false  // inside the lock: the store sees the log's order
         }
         if startWriter { writer?.startNow() }
     }

@@ -56,82 +56,86 @@ extension DeliveryRecord {
     /// textCount + payload.count` bytes; `context` is what the row remembers of its previous record
     /// (offsets from `base`), and is updated. Returns the bytes written.
     func encodeCompact(into base: UnsafeMutableRawPointer, at start: Int, context: inout CompactRecordContext) -> Int {
+        withFields { $0.encodeCompact(into: base, at: start, context: &context) }
+    }
+}
+
+extension DeliveryFields {
+    /// Writes the entry in format 5 at `base + start`, which has room for `compactBound` bytes;
+    /// `context` is what the row remembers of its previous record (offsets from `base`), and is
+    /// updated. Returns the bytes written.
+    func encodeCompact(into base: UnsafeMutableRawPointer, at start: Int, context: inout CompactRecordContext) -> Int {
         // The loops' hot path: one pass per step over the set bits only, the ends read in place.
+        let textBase = UnsafeRawPointer(text)
         let written = withUnsafeBytes(of: ends) { endsBytes in
             withUnsafeMutableBytes(of: &context.fields) { fields in
-                text.withUnsafeMutablePointerToElements { textBase in
-                    func range(_ index: Int) -> (Int, Int) {
-                        let end = Int(endsBytes.load(fromByteOffset: 4 * index, as: UInt32.self))
-                        return (
-                            index == 0 ? 0 : Int(endsBytes.load(fromByteOffset: 4 * index - 4, as: UInt32.self)), end
-                        )
-                    }
-                    var repeats: UInt8 = 0
-                    var bits = present & context.present & Self.repeatableFields
-                    while bits != 0 {
-                        let index = bits.trailingZeroBitCount
-                        bits &= bits - 1
-                        let (first, end) = range(index)
-                        let previous = fields.load(fromByteOffset: 8 * index, as: UInt64.self)
-                        if end - first == Int(previous & 0xFFFF_FFFF),
-                            memcmp(base + Int(previous >> 32), textBase + first, end - first) == 0
-                        {
-                            repeats |= 1 << index
-                        }
-                    }
-                    var repeatsPayload = false
-                    if let last = context.payload, last.count == payload.count {
-                        repeatsPayload = payload.withUnsafeBytes { bytes in
-                            bytes.baseAddress.map { memcmp(base + last.offset, $0, last.count) == 0 } ?? true
-                        }
-                    }
-                    var offset = start
-                    let flags: UInt8 = (priority == nil ? 0 : 1) | (repeatsPayload ? 2 : 0)
-                    base.storeBytes(of: flags, toByteOffset: offset, as: UInt8.self)
-                    base.storeBytes(of: present, toByteOffset: offset + 1, as: UInt8.self)
-                    base.storeBytes(of: repeats, toByteOffset: offset + 2, as: UInt8.self)
-                    offset += 3
-                    Varint.write(Varint.zigzag(receivedAt &- context.receivedAt), to: base, at: &offset)
-                    Varint.write(Varint.zigzag(status), to: base, at: &offset)
-                    if let priority { Varint.write(Varint.zigzag(priority), to: base, at: &offset) }
-                    Varint.write(UInt64(payload.count), to: base, at: &offset)
-                    let stored = present & ~repeats
-                    bits = stored
-                    while bits != 0 {
-                        let index = bits.trailingZeroBitCount
-                        bits &= bits - 1
-                        let (first, end) = range(index)
-                        Varint.write(UInt64(end - first), to: base, at: &offset)
-                    }
-                    bits = stored
-                    while bits != 0 {
-                        let index = bits.trailingZeroBitCount
-                        bits &= bits - 1
-                        let (first, end) = range(index)
-                        (base + offset).copyMemory(from: textBase + first, byteCount: end - first)
-                        fields.storeBytes(
-                            of: UInt64(truncatingIfNeeded: offset) << 32 | UInt64(truncatingIfNeeded: end - first),
-                            toByteOffset: 8 * index, as: UInt64.self)
-                        offset += end - first
-                    }
-                    if !repeatsPayload {
-                        payload.withUnsafeBytes { bytes in
-                            if let source = bytes.baseAddress {
-                                (base + offset).copyMemory(from: source, byteCount: bytes.count)
-                            }
-                        }
-                        context.payload = (offset, payload.count)
-                        offset += payload.count
-                    }
-                    return offset - start
+                func range(_ index: Int) -> (Int, Int) {
+                    let end = Int(endsBytes.load(fromByteOffset: 4 * index, as: UInt32.self))
+                    return (index == 0 ? 0 : Int(endsBytes.load(fromByteOffset: 4 * index - 4, as: UInt32.self)), end)
                 }
+                var repeats: UInt8 = 0
+                var bits = present & context.present & DeliveryRecord.repeatableFields
+                while bits != 0 {
+                    let index = bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    let (first, end) = range(index)
+                    let previous = fields.load(fromByteOffset: 8 * index, as: UInt64.self)
+                    if end - first == Int(previous & 0xFFFF_FFFF),
+                        memcmp(base + Int(previous >> 32), textBase + first, end - first) == 0
+                    {
+                        repeats |= 1 << index
+                    }
+                }
+                var repeatsPayload = false
+                if let last = context.payload, last.count == payload.count {
+                    repeatsPayload = payload.baseAddress.map { memcmp(base + last.offset, $0, last.count) == 0 } ?? true
+                }
+                var offset = start
+                let flags: UInt8 = (priority == nil ? 0 : 1) | (repeatsPayload ? 2 : 0)
+                base.storeBytes(of: flags, toByteOffset: offset, as: UInt8.self)
+                base.storeBytes(of: present, toByteOffset: offset + 1, as: UInt8.self)
+                base.storeBytes(of: repeats, toByteOffset: offset + 2, as: UInt8.self)
+                offset += 3
+                Varint.write(Varint.zigzag(receivedAt &- context.receivedAt), to: base, at: &offset)
+                Varint.write(Varint.zigzag(status), to: base, at: &offset)
+                if let priority { Varint.write(Varint.zigzag(priority), to: base, at: &offset) }
+                Varint.write(UInt64(payload.count), to: base, at: &offset)
+                let stored = present & ~repeats
+                bits = stored
+                while bits != 0 {
+                    let index = bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    let (first, end) = range(index)
+                    Varint.write(UInt64(end - first), to: base, at: &offset)
+                }
+                bits = stored
+                while bits != 0 {
+                    let index = bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    let (first, end) = range(index)
+                    (base + offset).copyMemory(from: textBase + first, byteCount: end - first)
+                    fields.storeBytes(
+                        of: UInt64(truncatingIfNeeded: offset) << 32 | UInt64(truncatingIfNeeded: end - first),
+                        toByteOffset: 8 * index, as: UInt64.self)
+                    offset += end - first
+                }
+                if !repeatsPayload {
+                    if let source = payload.baseAddress {
+                        (base + offset).copyMemory(from: source, byteCount: payload.count)
+                    }
+                    context.payload = (offset, payload.count)
+                    offset += payload.count
+                }
+                return offset - start
             }
         }
         context.present = present
         context.receivedAt = receivedAt
         return written
     }
+}
 
+extension DeliveryRecord {
     /// The format-5 records written back to back in `bytes`, in order.
     static func decodeCompactAll(_ bytes: [UInt8]) throws(DeliveryRecordDecodingError) -> [DeliveryRecord] {
         try bytes.withUnsafeBytes { raw in

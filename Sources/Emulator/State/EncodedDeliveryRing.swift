@@ -26,11 +26,16 @@ struct EncodedDeliveryRing {
 
     /// Keeps `record` as the newest entry, overwriting the oldest when full.
     mutating func append(_ record: DeliveryRecord) {
+        record.withFields { append($0) }
+    }
+
+    /// Keeps the entry as the newest, overwriting the oldest when full.
+    mutating func append(_ fields: DeliveryFields) {
         if count >= capacity { dropOldest() }
-        if rows.isEmpty || !rows[rows.count - 1].append(record) {
+        if rows.isEmpty || !rows[rows.count - 1].append(fields) {
             var row = EncodedDeliveryRow(reusing: spare)
             spare = nil
-            _ = row.append(record)  // an empty row takes any record
+            _ = row.append(fields)  // an empty row takes any record
             rows.append(row)
         }
         count += 1

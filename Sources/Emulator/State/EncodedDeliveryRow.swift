@@ -44,20 +44,25 @@ struct EncodedDeliveryRow: Sendable {
 
     /// Encodes `record` at the end; false (nothing written) when the row is full for it.
     mutating func append(_ record: DeliveryRecord) -> Bool {
-        let most = DeliveryRecord.compactHeaderBound + record.textCount + record.payload.count
+        record.withFields { append($0) }
+    }
+
+    /// Encodes the entry at the end; false (nothing written) when the row is full for it.
+    mutating func append(_ fields: DeliveryFields) -> Bool {
+        let most = fields.compactBound
         if encodedCount > 0,
             encodedCount >= DeliveryRowLimits.entries || byteCount + most > DeliveryRowLimits.bytes
         {
             return false
         }
-        write(record, most: most)
+        write(fields, most: most)
         return true
     }
 
-    /// Encodes `record` at the end, whatever the limits.
-    private mutating func write(_ record: DeliveryRecord, most: Int) {
+    /// Encodes the entry at the end, whatever the limits.
+    private mutating func write(_ fields: DeliveryFields, most: Int) {
         if byteCount + most > storage.capacity { grow(to: byteCount + most) }
-        byteCount += record.encodeCompact(into: storage.base, at: byteCount, context: &context)
+        byteCount += fields.encodeCompact(into: storage.base, at: byteCount, context: &context)
         encodedCount += 1
     }
 
@@ -86,7 +91,7 @@ struct EncodedDeliveryRow: Sendable {
         if skipped == 0 { return try body(bytes) }
         var fresh = EncodedDeliveryRow(reusing: RowStorage(capacity: byteCount))
         for record in records() {
-            fresh.write(record, most: DeliveryRecord.compactHeaderBound + record.textCount + record.payload.count)
+            record.withFields { fresh.write($0, most: $0.compactBound) }
         }
         return try withExtendedLifetime(fresh) { () throws(E) -> R in try body(fresh.bytes) }
     }

@@ -42,12 +42,17 @@ struct PendingDeliveries {
     /// Encodes `record` into the rows; true when the writer should start now (a batch is full and
     /// it was not asked yet).
     mutating func append(_ record: DeliveryRecord) -> Bool {
+        record.withFields { append($0) }
+    }
+
+    /// `append(_:)` for an entry's borrowed values.
+    mutating func append(_ fields: DeliveryFields) -> Bool {
         total += 1
         if count >= limit { dropOldest() }
-        if rows.isEmpty || !rows[rows.count - 1].append(record) {
+        if rows.isEmpty || !rows[rows.count - 1].append(fields) {
             if rows.count >= rowLimit { dropOldestRow() }
             var row = EncodedDeliveryRow(reusing: spare.popLast())
-            _ = row.append(record)  // an empty row takes any record
+            _ = row.append(fields)  // an empty row takes any record
             rows.append(row)
         }
         count += 1

@@ -46,6 +46,50 @@ struct EncodedDeliveryRingTests {
         #expect(ring.rows.count <= 3)
     }
 
+    /// The quick path encodes an accepted push from the request's bytes, without a record: the same
+    /// bytes as the record it would have made, for every combination of the optional fields.
+    @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
+    func anAcceptedPushFromBytesEncodesAsItsRecord(withTopic: Bool, withUniqueID: Bool) {
+        let token = Array("ABcd09EF0123456789abcdefABCDEF0123".utf8)
+        let topic = Array("com.example.app".utf8)
+        let id = Array("123e4567-e89b-12d3-a456-426655440000".utf8)
+        let unique = Array("00000000-0000-4000-8000-000000000000".utf8)
+        let payload = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
+        var fromBytes = EncodedDeliveryRow()
+        var fromRecords = EncodedDeliveryRow()
+        token.withUnsafeBufferPointer { token in
+            topic.withUnsafeBufferPointer { topic in
+                id.withUnsafeBufferPointer { id in
+                    unique.withUnsafeBufferPointer { unique in
+                        for receivedAt in [42, 43] {  // the second repeats the first's fields and payload
+                            let record = DeliveryRecord(
+                                acceptedAt: receivedAt, token: token, topic: withTopic ? topic : nil, pushType: "voip",
+                                priority: 5, apnsID: id, uniqueID: withUniqueID ? unique : nil, payload: payload)
+                            let appended = fromRecords.append(record)
+                            #expect(appended)
+                            payload.withUnsafeBytes { payload in
+                                DeliveryRecord.withAcceptedFields(
+                                    acceptedAt: receivedAt, token: token, topic: withTopic ? topic : nil,
+                                    pushType: "voip", priority: 5, apnsID: id, uniqueID: withUniqueID ? unique : nil,
+                                    payload: payload
+                                ) { fields in
+                                    let appended = fromBytes.append(fields)
+                                    #expect(appended)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(Array(fromBytes.bytes) == Array(fromRecords.bytes))
+        let first = fromBytes.records().first?.delivery
+        #expect(first?.token == "abcd09ef0123456789abcdefabcdef0123")
+        #expect(first?.topic == (withTopic ? "com.example.app" : nil))
+        #expect(first?.uniqueID == (withUniqueID ? "00000000-0000-4000-8000-000000000000" : nil))
+        #expect(fromBytes.records().map(\.receivedAt) == [42, 43])
+    }
+
     @Test func clearingForgetsEverythingAndRecordingGoesOn() {
         var ring = EncodedDeliveryRing(capacity: 4)
         for n in 0..<6 { ring.append(DeliveryRecord(Self.delivery(n))) }
