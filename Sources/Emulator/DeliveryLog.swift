@@ -87,8 +87,7 @@ public final class DeliveryLog: Sendable {
         for entry in entries.suffix(self.capacity) { kept.append(DeliveryRecord(entry)) }
         ring = Mutex(Ring(entries: kept, total: max(total, kept.count)))
         if let writer {
-            let pending = writer.attach(self)
-            ring.withLock { $0.pending = pending }
+            ring.withLock { ring in ring.pending = writer.attach(self, after: &ring.entries) }
         }
     }
 
@@ -114,7 +113,8 @@ public final class DeliveryLog: Sendable {
             ring.answered += 1
             ring.total += 1
             ring.entries.append(fields)
-            return ring.pending?.append(fields) ?? false  // inside the lock: the store sees the log's order
+            // Inside the lock: the store sees the log's order. The writer gets these same rows.
+            return ring.pending?.appended(to: ring.entries) ?? false
         }
         if startWriter { writer?.startNow() }
     }
@@ -156,7 +156,7 @@ public final class DeliveryLog: Sendable {
             // The entries go; the tallies (answers since the start) stay.
             ring.entries.removeAll()
             ring.total = 0
-            ring.pending?.clear()
+            ring.pending?.clear(ring.entries)
         }
     }
 
@@ -164,14 +164,7 @@ public final class DeliveryLog: Sendable {
 
     /// What waits for the writer, taken whole (nil when nothing does).
     func takePending() -> DeliveryBatch? {
-        ring.withLock { $0.pending?.take() }
-    }
-
-    /// Written rows' buffers, for the next rows.
-    func recycle(_ storage: [RowStorage]) {
-        ring.withLock { ring in
-            for buffer in storage { ring.pending?.recycle(buffer) }
-        }
+        ring.withLock { ring in ring.pending?.take(from: &ring.entries) }
     }
 
     /// Entries waiting for the writer, and those overwritten while waiting that were a loss.

@@ -6,6 +6,9 @@
 //
 //   rows[0] (its first `skipped` records overwritten) ... rows[last] (filling)
 //
+// The writer's queue (PendingDeliveries) is the newest rows, from a position on: the writer takes
+// copies of them (sharing their storage, never written again below a copy's end) and seals the last.
+//
 // Invariants: `count` is the sum of the rows' waiting records and never exceeds `capacity`; no row
 // is empty; when full, an append first skips the oldest record of `rows[0]` and drops the row once
 // it has none left (its storage kept for the next row when no one else holds it). Memory is bounded
@@ -19,6 +22,11 @@ struct EncodedDeliveryRing {
     private(set) var count = 0
     /// A dropped row's storage, for the next row.
     private var spare: RowStorage?
+    /// How many rows were dropped since the start: `rows[i]` is row number `firstRow + i` (the
+    /// writer's queue names rows by number, PendingDeliveries).
+    private(set) var firstRow = 0
+    /// The last row takes no more records (the writer took it): the next one starts a row.
+    private var sealed = false
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -32,9 +40,10 @@ struct EncodedDeliveryRing {
     /// Keeps the entry as the newest, overwriting the oldest when full.
     mutating func append(_ fields: DeliveryFields) {
         if count >= capacity { dropOldest() }
-        if rows.isEmpty || !rows[rows.count - 1].append(fields) {
+        if rows.isEmpty || sealed || !rows[rows.count - 1].append(fields) {
             var row = EncodedDeliveryRow(reusing: spare)
             spare = nil
+            sealed = false
             _ = row.append(fields)  // an empty row takes any record
             rows.append(row)
         }
@@ -46,13 +55,32 @@ struct EncodedDeliveryRing {
         count -= 1
         guard rows[0].isEmpty else { return }
         var storage = rows.removeFirst().storage
+        firstRow += 1
         if storage.capacity == DeliveryRowLimits.bytes, isKnownUniquelyReferenced(&storage) { spare = storage }
     }
 
     /// Forgets every entry.
     mutating func removeAll() {
+        firstRow += rows.count
         rows = []
         count = 0
+    }
+
+    /// The number the next new row will have.
+    var nextRow: Int { firstRow + rows.count }
+
+    /// Row number `number`, if kept.
+    func row(_ number: Int) -> EncodedDeliveryRow? {
+        let index = number - firstRow
+        return rows.indices.contains(index) ? rows[index] : nil
+    }
+
+    /// Ends the last row: the next record starts a new one. A row ended early gives back the room it
+    /// did not use (the writer takes rows at every interval, however few entries they hold).
+    mutating func seal() {
+        guard !rows.isEmpty, !sealed else { return }
+        sealed = true
+        rows[rows.count - 1].shrinkToFit()
     }
 
     /// The entries, oldest first, decoded.

@@ -67,7 +67,11 @@ struct EncodedDeliveryRow: Sendable {
     }
 
     private mutating func grow(to size: Int) {
-        let grown = RowStorage(capacity: max(size, storage.capacity * 2))
+        grownTo(max(size, storage.capacity * 2))
+    }
+
+    private mutating func grownTo(_ capacity: Int) {
+        let grown = RowStorage(capacity: capacity)
         grown.base.copyMemory(from: storage.base, byteCount: byteCount)
         storage = grown
     }
@@ -75,6 +79,19 @@ struct EncodedDeliveryRow: Sendable {
     /// Forgets the oldest record waiting (a writer that fell behind).
     mutating func skipOldest() {
         skipped = min(encodedCount, skipped + 1)
+    }
+
+    /// This row without its first `count` records (at least those it skips already).
+    func skipping(_ count: Int) -> EncodedDeliveryRow {
+        var row = self
+        row.skipped = min(encodedCount, max(skipped, count))
+        return row
+    }
+
+    /// Moves the bytes to storage of their size, when that saves more than half the room.
+    mutating func shrinkToFit() {
+        guard byteCount < storage.capacity / 2 else { return }
+        grownTo(byteCount)
     }
 
     /// The waiting records, decoded (for stores that keep `Delivery` values, and tests).
