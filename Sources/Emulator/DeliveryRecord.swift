@@ -1,8 +1,8 @@
-// How the delivery log keeps an entry: numbers inline, every string back to back in one buffer,
-// the payload shared with the request (not copied). A `Delivery` of eight optional Strings costs up to
-// eight allocations to make and as many releases when the capped log overwrites it; a record costs one
-// of each, and the quick path writes it from the request's bytes without making a String at all.
-// `Delivery` values are made from records only when the log is read (the control API, tests).
+// A delivery log entry, decoded: numbers inline, every string back to back in one buffer, the
+// payload as an array. A `Delivery` of eight optional Strings costs up to eight allocations; a record
+// costs one. The log keeps its entries encoded (EncodedDeliveryRing); records are what the slow paths
+// append (and encode at once) and what reading the log decodes, before making `Delivery` values (the
+// control API, tests). The quick path makes none: it encodes the request's bytes (DeliveryFields).
 
 /// One entry of the delivery log, compactly. Immutable; see the file comment.
 struct DeliveryRecord: Sendable {
