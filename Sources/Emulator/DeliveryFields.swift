@@ -4,24 +4,30 @@
 
 /// One entry's values, borrowed for the duration of a call; valid only inside the closure that made it.
 struct DeliveryFields {
+    typealias Parts = (
+        UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer,
+        UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer
+    )
+
     let receivedAt: Int
     let status: Int
     let priority: Int?
-    /// The string fields' bytes back to back, in `DeliveryRecord.Field` order.
-    let text: UnsafePointer<UInt8>
-    /// Where each field ends in `text` (it starts where the previous one ends).
-    let ends: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+    /// Each string field's bytes, in `DeliveryRecord.Field` order (empty when absent).
+    let parts: Parts
     /// Bit `field.rawValue` set: the field is present (possibly empty).
     let present: UInt8
+    /// The token is hex digits to be lowercased as they are encoded (the request's path gave them).
+    let lowercaseToken: Bool
     let payload: UnsafeRawBufferPointer
+    /// The string fields' bytes in all.
+    let textCount: Int
 
-    var textCount: Int { Int(ends.7) }
-    /// A valid address for a text of no bytes (never read: every field is empty then).
-    // SAFETY: `nonisolated(unsafe)`: allocated once, never written, never read.
-    nonisolated(unsafe) static let noText = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
     var hasFault: Bool { present & (1 << DeliveryRecord.Field.fault.rawValue) != 0 }
     /// The most bytes its format-5 encoding takes.
     var compactBound: Int { DeliveryRecord.compactHeaderBound + textCount + payload.count }
+
+    /// An absent field's bytes.
+    static var none: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
 }
 
 extension DeliveryRecord {
@@ -29,16 +35,22 @@ extension DeliveryRecord {
     func withFields<R>(_ body: (DeliveryFields) -> R) -> R {
         text.withUnsafeMutablePointerToElements { text in
             payload.withUnsafeBytes { payload in
-                body(
+                func part(_ index: Int) -> UnsafeRawBufferPointer {
+                    let (start, end) = fieldRange(index)
+                    return UnsafeRawBufferPointer(start: text + start, count: end - start)
+                }
+                return body(
                     DeliveryFields(
-                        receivedAt: receivedAt, status: status, priority: priority, text: UnsafePointer(text),
-                        ends: ends, present: present, payload: payload))
+                        receivedAt: receivedAt, status: status, priority: priority,
+                        parts: (part(0), part(1), part(2), part(3), part(4), part(5), part(6), part(7)),
+                        present: present, lowercaseToken: false, payload: payload, textCount: textCount))
             }
         }
     }
 
     /// Runs `body` with the values of an accepted device push, from bytes (as
-    /// `init(acceptedAt:token:...)` records it: `token` lowercased while copied), without making a record.
+    /// `init(acceptedAt:token:...)` records it: `token`, hex digits, lowercased as it is encoded),
+    /// without making a record or copying anything.
     static func withAcceptedFields<R>(
         acceptedAt receivedAt: Int, token: UnsafeBufferPointer<UInt8>, topic: UnsafeBufferPointer<UInt8>?,
         pushType: String, priority: Int, apnsID: UnsafeBufferPointer<UInt8>,
@@ -47,19 +59,16 @@ extension DeliveryRecord {
         var pushTypeText = pushType
         return pushTypeText.withUTF8 { pushTypeBytes in
             let count = token.count + (topic?.count ?? 0) + pushTypeBytes.count + apnsID.count + (uniqueID?.count ?? 0)
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, count)) { buffer in
-                let ends = fillAccepted(
-                    UnsafeMutableBufferPointer(rebasing: buffer[..<count]), token: token, topic: topic,
-                    pushType: pushTypeBytes, apnsID: apnsID, uniqueID: uniqueID)
-                let end = UInt32(truncatingIfNeeded: count)
-                let present: UInt8 = 0b0000_1101 | (topic == nil ? 0 : 0b10) | (uniqueID == nil ? 0 : 0b1_0000)
-                return body(
-                    DeliveryFields(
-                        receivedAt: receivedAt, status: 200, priority: priority,
-                        text: UnsafePointer(buffer.baseAddress ?? DeliveryFields.noText),
-                        ends: (ends.0, ends.1, ends.2, ends.3, ends.4, end, end, end), present: present,
-                        payload: payload))
-            }
+            let present: UInt8 = 0b0000_1101 | (topic == nil ? 0 : 0b10) | (uniqueID == nil ? 0 : 0b1_0000)
+            let none = DeliveryFields.none
+            return body(
+                DeliveryFields(
+                    receivedAt: receivedAt, status: 200, priority: priority,
+                    parts: (
+                        UnsafeRawBufferPointer(token), topic.map(UnsafeRawBufferPointer.init) ?? none,
+                        UnsafeRawBufferPointer(pushTypeBytes), UnsafeRawBufferPointer(apnsID),
+                        uniqueID.map(UnsafeRawBufferPointer.init) ?? none, none, none, none
+                    ), present: present, lowercaseToken: true, payload: payload, textCount: count))
         }
     }
 
