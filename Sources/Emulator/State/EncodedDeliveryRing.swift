@@ -16,13 +16,15 @@
 /// The delivery log's kept entries, oldest first, encoded. Not thread-safe: kept under the log's lock.
 struct EncodedDeliveryRing {
     let capacity: Int
-    /// Oldest first; the last one takes new records.
-    private(set) var rows: [EncodedDeliveryRow] = []
+    /// Oldest first from `head` (rows before it were dropped: they go in bulk, so that dropping one
+    /// of many small rows does not move all the others); the last one takes new records.
+    private var all: [EncodedDeliveryRow] = []
+    private var head = 0
     /// Entries kept.
     private(set) var count = 0
     /// A dropped row's storage, for the next row.
     private var spare: RowStorage?
-    /// How many rows were dropped since the start: `rows[i]` is row number `firstRow + i` (the
+    /// How many rows were dropped since the start: `rows.first` is row number `firstRow` (the
     /// writer's queue names rows by number, PendingDeliveries).
     private(set) var firstRow = 0
     /// The last row takes no more records (the writer took it): the next one starts a row.
@@ -40,47 +42,56 @@ struct EncodedDeliveryRing {
     /// Keeps the entry as the newest, overwriting the oldest when full.
     mutating func append(_ fields: DeliveryFields) {
         if count >= capacity { dropOldest() }
-        if rows.isEmpty || sealed || !rows[rows.count - 1].append(fields) {
+        if head == all.count || sealed || !all[all.count - 1].append(fields) {
             var row = EncodedDeliveryRow(reusing: spare)
             spare = nil
             sealed = false
             _ = row.append(fields)  // an empty row takes any record
-            rows.append(row)
+            all.append(row)
         }
         count += 1
     }
 
     private mutating func dropOldest() {
-        rows[0].skipOldest()
+        all[head].skipOldest()
         count -= 1
-        guard rows[0].isEmpty else { return }
-        var storage = rows.removeFirst().storage
+        guard all[head].isEmpty else { return }
+        var storage = all[head].releaseStorage()
+        head += 1
         firstRow += 1
+        if head >= 32, 2 * head >= all.count {
+            all.removeFirst(head)
+            head = 0
+        }
         if storage.capacity == DeliveryRowLimits.bytes, isKnownUniquelyReferenced(&storage) { spare = storage }
     }
 
+    /// The rows kept, oldest first.
+    var rows: ArraySlice<EncodedDeliveryRow> { all[head...] }
+
     /// Forgets every entry.
     mutating func removeAll() {
-        firstRow += rows.count
-        rows = []
+        firstRow += all.count - head
+        all = []
+        head = 0
         count = 0
     }
 
     /// The number the next new row will have.
-    var nextRow: Int { firstRow + rows.count }
+    var nextRow: Int { firstRow + all.count - head }
 
     /// Row number `number`, if kept.
     func row(_ number: Int) -> EncodedDeliveryRow? {
-        let index = number - firstRow
-        return rows.indices.contains(index) ? rows[index] : nil
+        let index = number - firstRow + head
+        return index >= head && index < all.count ? all[index] : nil
     }
 
     /// Ends the last row: the next record starts a new one. A row ended early gives back the room it
     /// did not use (the writer takes rows at every interval, however few entries they hold).
     mutating func seal() {
-        guard !rows.isEmpty, !sealed else { return }
+        guard head < all.count, !sealed else { return }
         sealed = true
-        rows[rows.count - 1].shrinkToFit()
+        all[all.count - 1].shrinkToFit()
     }
 
     /// The entries, oldest first, decoded.

@@ -81,6 +81,16 @@ struct EncodedDeliveryRow: Sendable {
         skipped = min(encodedCount, skipped + 1)
     }
 
+    /// Gives up the storage (for reuse) of a row no longer read; the row is left empty.
+    mutating func releaseStorage() -> RowStorage {
+        let released = storage
+        storage = RowStorage.none
+        byteCount = 0
+        encodedCount = 0
+        skipped = 0
+        return released
+    }
+
     /// This row without its first `count` records (at least those it skips already).
     func skipping(_ count: Int) -> EncodedDeliveryRow {
         var row = self
@@ -137,6 +147,9 @@ struct EncodedDeliveryRow: Sendable {
 final class RowStorage: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     let capacity: Int
+
+    /// The storage of a row that gave its own up (`releaseStorage`): never written.
+    static let none = RowStorage(capacity: 0)
 
     init(capacity: Int) {
         self.capacity = max(capacity, 64)

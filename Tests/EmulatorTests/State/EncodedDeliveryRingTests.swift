@@ -37,6 +37,22 @@ struct EncodedDeliveryRingTests {
         #expect(ring.rows.count <= kept / DeliveryRowLimits.entries + 2, "bounded by the capacity plus one row")
     }
 
+    /// Many small rows (a writer that takes every few entries seals each row): the oldest go one by
+    /// one, the numbering the writer's queue uses stays right, and what is kept is the newest.
+    @Test func manySmallSealedRowsDropInOrder() {
+        var ring = EncodedDeliveryRing(capacity: 100)
+        for n in 0..<1000 {
+            ring.append(DeliveryRecord(Self.delivery(n)))
+            if n % 3 == 2 { ring.seal() }
+        }
+        #expect(ring.count == 100)
+        #expect(ring.records().map(\.receivedAt) == Array(900..<1000))
+        #expect(ring.rows.count == 34)
+        #expect(ring.nextRow - ring.firstRow == ring.rows.count)
+        #expect(ring.row(ring.firstRow)?.records().map(\.receivedAt) == [900, 901, 902])
+        #expect(ring.row(ring.firstRow - 1) == nil && ring.row(ring.nextRow) == nil)
+    }
+
     /// Payloads that fill a row's bytes long before its entry limit.
     @Test func largePayloadsStartNewRowsAndOldRowsGo() {
         var ring = EncodedDeliveryRing(capacity: 5)
