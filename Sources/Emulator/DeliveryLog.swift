@@ -44,8 +44,8 @@ public struct Delivery: Sendable, Equatable {
 /// to read while the emulator serves.
 public final class DeliveryLog: Sendable {
     private struct Ring {
-        var entries: [DeliveryRecord] = []
-        var start = 0
+        /// The entries kept, encoded (see EncodedDeliveryRing).
+        var entries: EncodedDeliveryRing
         var total = 0
         /// What ``counts`` reports (since this start, not cleared with the log): answers, by status
         /// in an array (no hashing per answer), by reason.
@@ -68,12 +68,13 @@ public final class DeliveryLog: Sendable {
 
     public let capacity: Int
     /// The entries and the tallies, under one lock (one lock operation per answer).
-    private let ring = Mutex(Ring())
+    private let ring: Mutex<Ring>
     /// Writes new entries behind to the emulator's store, when it has one (see DeliveryLogWriter).
     let writer: DeliveryLogWriter?
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
+        ring = Mutex(Ring(entries: EncodedDeliveryRing(capacity: capacity)))
         writer = nil
     }
 
@@ -82,13 +83,11 @@ public final class DeliveryLog: Sendable {
     init(capacity: Int, restoring entries: [Delivery], total: Int, writer: DeliveryLogWriter?) {
         self.capacity = max(1, capacity)
         self.writer = writer
-        ring.withLock { ring in
-            ring.entries = entries.suffix(self.capacity).map(DeliveryRecord.init)
-            ring.total = max(total, ring.entries.count)
-        }
+        var kept = EncodedDeliveryRing(capacity: capacity)
+        for entry in entries.suffix(self.capacity) { kept.append(DeliveryRecord(entry)) }
+        ring = Mutex(Ring(entries: kept, total: max(total, kept.count)))
         if let writer {
-            let pending = writer.attach(self)
-            ring.withLock { $0.pending = pending }
+            ring.withLock { ring in ring.pending = writer.attach(self, after: &ring.entries) }
         }
     }
 
@@ -98,23 +97,24 @@ public final class DeliveryLog: Sendable {
 
     /// Appends `record`, whose reason is `reason` (given to spare making it from the record).
     func append(_ record: DeliveryRecord, reason: String?) {
+        record.withFields { append($0, reason: reason) }
+    }
+
+    /// Appends the entry of `fields` (borrowed: encoded here, not kept), whose reason is `reason`.
+    func append(_ fields: DeliveryFields, reason: String?) {
         let startWriter = ring.withLock { ring in
-            if ring.byStatus.indices.contains(record.status) {
-                ring.byStatus[record.status] += 1
+            if ring.byStatus.indices.contains(fields.status) {
+                ring.byStatus[fields.status] += 1
             } else {
-                ring.otherStatuses[record.status, default: 0] += 1
+                ring.otherStatuses[fields.status, default: 0] += 1
             }
             if let reason { ring.byReason[reason, default: 0] += 1 }
-            if record.hasFault { ring.faults += 1 }
+            if fields.hasFault { ring.faults += 1 }
             ring.answered += 1
             ring.total += 1
-            if ring.entries.count < capacity {
-                ring.entries.append(record)
-            } else {
-                ring.entries[ring.start] = record
-                ring.start = (ring.start + 1) % capacity
-            }
-            return ring.pending?.append(record) ?? false  // inside the lock: the store sees the log's order
+            ring.entries.append(fields)
+            // Inside the lock: the store sees the log's order. The writer gets these same rows.
+            return ring.pending?.appended(to: ring.entries) ?? false
         }
         if startWriter { writer?.startNow() }
     }
@@ -127,8 +127,10 @@ public final class DeliveryLog: Sendable {
 
     /// The entries kept that match `filter`, oldest first (the newest `filter.limit` when it is set).
     public func entries(matching filter: DeliveryFilter) -> [Delivery] {
-        let all = ring.withLock { Array($0.entries[$0.start...] + $0.entries[..<$0.start]) }
-        let matching = all.map(\.delivery).filter(filter.matches)
+        // Decoded outside the lock: the rows' storage is never written again where they hold
+        // records (a copy of the rows keeps it alive), so the loops go on recording meanwhile.
+        let rows = ring.withLock { $0.entries }
+        let matching = rows.records().map(\.delivery).filter(filter.matches)
         guard let limit = filter.limit, matching.count > limit else { return matching }
         return Array(matching.suffix(limit))
     }
@@ -152,10 +154,9 @@ public final class DeliveryLog: Sendable {
     public func removeAll() {
         ring.withLock { ring in
             // The entries go; the tallies (answers since the start) stay.
-            ring.entries = []
-            ring.start = 0
+            ring.entries.removeAll()
             ring.total = 0
-            ring.pending?.clear()
+            ring.pending?.clear(ring.entries)
         }
     }
 
@@ -163,14 +164,7 @@ public final class DeliveryLog: Sendable {
 
     /// What waits for the writer, taken whole (nil when nothing does).
     func takePending() -> DeliveryBatch? {
-        ring.withLock { $0.pending?.take() }
-    }
-
-    /// Written rows' buffers, for the next rows.
-    func recycle(_ storage: [RowStorage]) {
-        ring.withLock { ring in
-            for buffer in storage { ring.pending?.recycle(buffer) }
-        }
+        ring.withLock { ring in ring.pending?.take(from: &ring.entries) }
     }
 
     /// Entries waiting for the writer, and those overwritten while waiting that were a loss.

@@ -56,75 +56,86 @@ extension DeliveryRecord {
     /// textCount + payload.count` bytes; `context` is what the row remembers of its previous record
     /// (offsets from `base`), and is updated. Returns the bytes written.
     func encodeCompact(into base: UnsafeMutableRawPointer, at start: Int, context: inout CompactRecordContext) -> Int {
-        // The loops' hot path: one pass per step over the set bits only, the ends read in place.
-        let written = withUnsafeBytes(of: ends) { endsBytes in
+        withFields { $0.encodeCompact(into: base, at: start, context: &context) }
+    }
+}
+
+extension DeliveryFields {
+    /// Writes the entry in format 5 at `base + start`, which has room for `compactBound` bytes;
+    /// `context` is what the row remembers of its previous record (offsets from `base`), and is
+    /// updated. Returns the bytes written.
+    func encodeCompact(into base: UnsafeMutableRawPointer, at start: Int, context: inout CompactRecordContext) -> Int {
+        // The loops' hot path: one pass per step over the set bits only, each part read in place.
+        let lowercaseToken = lowercaseToken
+        let written = withUnsafeBytes(of: parts) { partsBytes in
             withUnsafeMutableBytes(of: &context.fields) { fields in
-                text.withUnsafeMutablePointerToElements { textBase in
-                    func range(_ index: Int) -> (Int, Int) {
-                        let end = Int(endsBytes.load(fromByteOffset: 4 * index, as: UInt32.self))
-                        return (
-                            index == 0 ? 0 : Int(endsBytes.load(fromByteOffset: 4 * index - 4, as: UInt32.self)), end
-                        )
-                    }
-                    var repeats: UInt8 = 0
-                    var bits = present & context.present & Self.repeatableFields
-                    while bits != 0 {
-                        let index = bits.trailingZeroBitCount
-                        bits &= bits - 1
-                        let (first, end) = range(index)
-                        let previous = fields.load(fromByteOffset: 8 * index, as: UInt64.self)
-                        if end - first == Int(previous & 0xFFFF_FFFF),
-                            memcmp(base + Int(previous >> 32), textBase + first, end - first) == 0
-                        {
-                            repeats |= 1 << index
-                        }
-                    }
-                    var repeatsPayload = false
-                    if let last = context.payload, last.count == payload.count {
-                        repeatsPayload = payload.withUnsafeBytes { bytes in
-                            bytes.baseAddress.map { memcmp(base + last.offset, $0, last.count) == 0 } ?? true
-                        }
-                    }
-                    var offset = start
-                    let flags: UInt8 = (priority == nil ? 0 : 1) | (repeatsPayload ? 2 : 0)
-                    base.storeBytes(of: flags, toByteOffset: offset, as: UInt8.self)
-                    base.storeBytes(of: present, toByteOffset: offset + 1, as: UInt8.self)
-                    base.storeBytes(of: repeats, toByteOffset: offset + 2, as: UInt8.self)
-                    offset += 3
-                    Varint.write(Varint.zigzag(receivedAt &- context.receivedAt), to: base, at: &offset)
-                    Varint.write(Varint.zigzag(status), to: base, at: &offset)
-                    if let priority { Varint.write(Varint.zigzag(priority), to: base, at: &offset) }
-                    Varint.write(UInt64(payload.count), to: base, at: &offset)
-                    let stored = present & ~repeats
-                    bits = stored
-                    while bits != 0 {
-                        let index = bits.trailingZeroBitCount
-                        bits &= bits - 1
-                        let (first, end) = range(index)
-                        Varint.write(UInt64(end - first), to: base, at: &offset)
-                    }
-                    bits = stored
-                    while bits != 0 {
-                        let index = bits.trailingZeroBitCount
-                        bits &= bits - 1
-                        let (first, end) = range(index)
-                        (base + offset).copyMemory(from: textBase + first, byteCount: end - first)
-                        fields.storeBytes(
-                            of: UInt64(truncatingIfNeeded: offset) << 32 | UInt64(truncatingIfNeeded: end - first),
-                            toByteOffset: 8 * index, as: UInt64.self)
-                        offset += end - first
-                    }
-                    if !repeatsPayload {
-                        payload.withUnsafeBytes { bytes in
-                            if let source = bytes.baseAddress {
-                                (base + offset).copyMemory(from: source, byteCount: bytes.count)
-                            }
-                        }
-                        context.payload = (offset, payload.count)
-                        offset += payload.count
-                    }
-                    return offset - start
+                func part(_ index: Int) -> UnsafeRawBufferPointer {
+                    partsBytes.load(fromByteOffset: index * MemoryLayout<UnsafeRawBufferPointer>.stride, as: UnsafeRawBufferPointer.self)
                 }
+                var repeats: UInt8 = 0
+                var bits = present & context.present & DeliveryRecord.repeatableFields
+                while bits != 0 {
+                    let index = bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    let bytes = part(index)
+                    let previous = fields.load(fromByteOffset: 8 * index, as: UInt64.self)
+                    guard bytes.count == Int(previous & 0xFFFF_FFFF) else { continue }
+                    guard let source = bytes.baseAddress else {
+                        repeats |= 1 << index  // both empty
+                        continue
+                    }
+                    let same =
+                        index == 0 && lowercaseToken
+                        ? Self.equalLowercased(base + Int(previous >> 32), source, count: bytes.count)
+                        : memcmp(base + Int(previous >> 32), source, bytes.count) == 0
+                    if same { repeats |= 1 << index }
+                }
+                var repeatsPayload = false
+                if let last = context.payload, last.count == payload.count {
+                    repeatsPayload = payload.baseAddress.map { memcmp(base + last.offset, $0, last.count) == 0 } ?? true
+                }
+                var offset = start
+                let flags: UInt8 = (priority == nil ? 0 : 1) | (repeatsPayload ? 2 : 0)
+                base.storeBytes(of: flags, toByteOffset: offset, as: UInt8.self)
+                base.storeBytes(of: present, toByteOffset: offset + 1, as: UInt8.self)
+                base.storeBytes(of: repeats, toByteOffset: offset + 2, as: UInt8.self)
+                offset += 3
+                Varint.write(Varint.zigzag(receivedAt &- context.receivedAt), to: base, at: &offset)
+                Varint.write(Varint.zigzag(status), to: base, at: &offset)
+                if let priority { Varint.write(Varint.zigzag(priority), to: base, at: &offset) }
+                Varint.write(UInt64(payload.count), to: base, at: &offset)
+                let stored = present & ~repeats
+                bits = stored
+                while bits != 0 {
+                    let index = bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    Varint.write(UInt64(part(index).count), to: base, at: &offset)
+                }
+                bits = stored
+                while bits != 0 {
+                    let index = bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    let bytes = part(index)
+                    if let source = bytes.baseAddress {
+                        if index == 0 && lowercaseToken {
+                            Self.copyLowercased(source, to: base + offset, count: bytes.count)
+                        } else {
+                            (base + offset).copyMemory(from: source, byteCount: bytes.count)
+                        }
+                    }
+                    fields.storeBytes(
+                        of: UInt64(truncatingIfNeeded: offset) << 32 | UInt64(truncatingIfNeeded: bytes.count),
+                        toByteOffset: 8 * index, as: UInt64.self)
+                    offset += bytes.count
+                }
+                if !repeatsPayload {
+                    if let source = payload.baseAddress {
+                        (base + offset).copyMemory(from: source, byteCount: payload.count)
+                    }
+                    context.payload = (offset, payload.count)
+                    offset += payload.count
+                }
+                return offset - start
             }
         }
         context.present = present
@@ -132,6 +143,39 @@ extension DeliveryRecord {
         return written
     }
 
+    /// Copies hex digits lowercased as `DeviceToken` does: setting 0x20 lowercases A-F and leaves 0-9
+    /// as they are (they have it), eight at a time.
+    static func copyLowercased(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
+        var offset = 0
+        while offset + 8 <= count {
+            let word = source.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            target.storeBytes(of: word | 0x2020_2020_2020_2020, toByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < count {
+            target.storeBytes(of: source.load(fromByteOffset: offset, as: UInt8.self) | 0x20, toByteOffset: offset, as: UInt8.self)
+            offset += 1
+        }
+    }
+
+    /// Whether `stored` (lowercase) equals hex digits `source` once lowercased, eight at a time.
+    static func equalLowercased(_ stored: UnsafeRawPointer, _ source: UnsafeRawPointer, count: Int) -> Bool {
+        var offset = 0
+        while offset + 8 <= count {
+            let word = source.loadUnaligned(fromByteOffset: offset, as: UInt64.self) | 0x2020_2020_2020_2020
+            guard word == stored.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+            offset += 8
+        }
+        while offset < count {
+            guard source.load(fromByteOffset: offset, as: UInt8.self) | 0x20 == stored.load(fromByteOffset: offset, as: UInt8.self)
+            else { return false }
+            offset += 1
+        }
+        return true
+    }
+}
+
+extension DeliveryRecord {
     /// The format-5 records written back to back in `bytes`, in order.
     static func decodeCompactAll(_ bytes: [UInt8]) throws(DeliveryRecordDecodingError) -> [DeliveryRecord] {
         try bytes.withUnsafeBytes { raw in

@@ -1,8 +1,8 @@
-// How the delivery log keeps an entry: numbers inline, every string back to back in one buffer,
-// the payload shared with the request (not copied). A `Delivery` of eight optional Strings costs up to
-// eight allocations to make and as many releases when the capped log overwrites it; a record costs one
-// of each, and the quick path writes it from the request's bytes without making a String at all.
-// `Delivery` values are made from records only when the log is read (the control API, tests).
+// A delivery log entry, decoded: numbers inline, every string back to back in one buffer, the
+// payload as an array. A `Delivery` of eight optional Strings costs up to eight allocations; a record
+// costs one. The log keeps its entries encoded (EncodedDeliveryRing); records are what the slow paths
+// append (and encode at once) and what reading the log decodes, before making `Delivery` values (the
+// control API, tests). The quick path makes none: it encodes the request's bytes (DeliveryFields).
 
 /// One entry of the delivery log, compactly. Immutable; see the file comment.
 struct DeliveryRecord: Sendable {
@@ -56,40 +56,13 @@ struct DeliveryRecord: Sendable {
         pushType: String, priority: Int, apnsID: UnsafeBufferPointer<UInt8>, uniqueID: UnsafeBufferPointer<UInt8>?,
         payload: [UInt8]
     ) {
-        let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-        let topicBytes = topic ?? none
-        let uniqueIDBytes = uniqueID ?? none
-        let count = token.count + topicBytes.count + pushType.utf8.count + apnsID.count + uniqueIDBytes.count
+        let count = token.count + (topic?.count ?? 0) + pushType.utf8.count + apnsID.count + (uniqueID?.count ?? 0)
         var ends: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
         var pushTypeText = pushType
         let text = pushTypeText.withUTF8 { pushTypeBytes in
             RecordText.make(count: count) { buffer in
-                var offset = 0
-                func copy(_ part: UnsafeBufferPointer<UInt8>) -> UInt32 {
-                    if let base = buffer.baseAddress, let source = part.baseAddress {
-                        (base + offset).update(from: source, count: part.count)
-                    }
-                    offset += part.count
-                    return UInt32(truncatingIfNeeded: offset)
-                }
-                // The token's hex digits, lowercased as `DeviceToken` does: setting 0x20 lowercases
-                // A-F and leaves 0-9 as they are (they have it), eight at a time.
-                if let base = buffer.baseAddress, let source = token.baseAddress {
-                    let raw = UnsafeMutableRawPointer(base)
-                    while offset + 8 <= token.count {
-                        let word = UnsafeRawPointer(source + offset).loadUnaligned(as: UInt64.self)
-                        raw.storeBytes(of: word | 0x2020_2020_2020_2020, toByteOffset: offset, as: UInt64.self)
-                        offset += 8
-                    }
-                }
-                while offset < token.count {
-                    buffer[offset] = token[offset] | 0x20
-                    offset += 1
-                }
-                ends = (
-                    UInt32(truncatingIfNeeded: offset), copy(topicBytes), copy(pushTypeBytes), copy(apnsID),
-                    copy(uniqueIDBytes)
-                )
+                ends = Self.fillAccepted(
+                    buffer, token: token, topic: topic, pushType: pushTypeBytes, apnsID: apnsID, uniqueID: uniqueID)
             }
         }
         let end = UInt32(truncatingIfNeeded: count)

@@ -165,15 +165,17 @@ extension EmulatorHandler {
                     uniqueID.map { String(decoding: $0, as: UTF8.self) }, 200, nil, request.body)
                 return true
             }
+            // Encoded into the log's rows from the bytes: no record made.
             quick.apnsID.withUnsafeBufferPointer { apnsID in
                 (uniqueID ?? []).withUnsafeBufferPointer { unique in
-                    log.append(
-                        DeliveryRecord(
+                    request.body.withUnsafeBytes { payload in
+                        DeliveryRecord.withAcceptedFields(
                             acceptedAt: clock() * 1000, token: tokenBytes,
                             topic: scan.topicField.map(fields.value(at:)), pushType: scan.pushType.rawValue,
                             priority: scan.priority.rawValue, apnsID: apnsID,
-                            uniqueID: uniqueID == nil ? nil : unique, payload: request.body),
-                        reason: nil)
+                            uniqueID: uniqueID == nil ? nil : unique, payload: payload
+                        ) { log.append($0, reason: nil) }
+                    }
                 }
             }
             return true

@@ -2,12 +2,13 @@
 // under the log's own lock (one lock per answer, no I/O, no wake-up); the writer thread takes the
 // rows at once and writes their bytes to the store in one transaction:
 //
-//   event loops --append--> DeliveryLog (Mutex: the entries, the tallies and PendingDeliveries,
-//                           the encoded rows waiting, at most `pendingLimit` entries, 64 rows)
+//   event loops --append--> DeliveryLog (Mutex: the entries as encoded rows, the tallies and
+//                           PendingDeliveries, where in those rows the entries waiting start,
+//                           at most `pendingLimit` of them)
 //                               | every `flushInterval`, or as soon as `batchSize` entries (or 4 rows) wait
 //                               v
-//   writer thread (an EventLoop) --take all--> store.write(batch, capacity) in one transaction
-//                               --> the rows' buffers back to the log for the next rows
+//   writer thread (an EventLoop) --take all (copies of the rows)--> store.write(batch, capacity)
+//                           in one transaction
 //
 // When the writer falls behind (the disk is slower than the requests), the queue keeps the newest
 // `pendingLimit` entries and overwrites the oldest: requests never wait and memory stays bounded
@@ -73,11 +74,12 @@ final class DeliveryLogWriter: Sendable {
     }
 
     /// The queue for `log` to keep under its lock; the writer takes from `log` from now on.
-    func attach(_ log: DeliveryLog) -> PendingDeliveries {
+    func attach(_ log: DeliveryLog, after entries: inout EncodedDeliveryRing) -> PendingDeliveries {
         source.withLock { $0.log = log }
         let limit = min(max(1, settings.pendingLimit), capacity)
         return PendingDeliveries(
-            limit: limit, batchSize: settings.batchSize, overwritesAreLosses: limit < capacity, total: initialTotal)
+            limit: limit, batchSize: settings.batchSize, overwritesAreLosses: limit < capacity, total: initialTotal,
+            after: &entries)
     }
 
     /// A batch is full: write it now rather than at the next interval. Called by the log, outside its lock.
@@ -125,7 +127,7 @@ final class DeliveryLogWriter: Sendable {
     }
 
     private func writePending() {
-        guard let log = source.withLock({ $0.log }), var batch = log.takePending() else { return }
+        guard let log = source.withLock({ $0.log }), let batch = log.takePending() else { return }
         let count = batch.count
         do {
             try store.write(batch, capacity: capacity)
@@ -140,13 +142,5 @@ final class DeliveryLogWriter: Sendable {
                 $0.lastError = "\(error)"
             }
         }
-        // The buffers, for the next rows: those no one else holds (a store may keep the batch).
-        var storage = batch.rows.map(\.storage)
-        batch.rows = []
-        var unshared: [RowStorage] = []
-        for index in storage.indices where isKnownUniquelyReferenced(&storage[index]) {
-            unshared.append(storage[index])
-        }
-        log.recycle(unshared)
     }
 }

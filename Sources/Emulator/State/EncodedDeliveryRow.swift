@@ -44,25 +44,34 @@ struct EncodedDeliveryRow: Sendable {
 
     /// Encodes `record` at the end; false (nothing written) when the row is full for it.
     mutating func append(_ record: DeliveryRecord) -> Bool {
-        let most = DeliveryRecord.compactHeaderBound + record.textCount + record.payload.count
+        record.withFields { append($0) }
+    }
+
+    /// Encodes the entry at the end; false (nothing written) when the row is full for it.
+    mutating func append(_ fields: DeliveryFields) -> Bool {
+        let most = fields.compactBound
         if encodedCount > 0,
             encodedCount >= DeliveryRowLimits.entries || byteCount + most > DeliveryRowLimits.bytes
         {
             return false
         }
-        write(record, most: most)
+        write(fields, most: most)
         return true
     }
 
-    /// Encodes `record` at the end, whatever the limits.
-    private mutating func write(_ record: DeliveryRecord, most: Int) {
+    /// Encodes the entry at the end, whatever the limits.
+    private mutating func write(_ fields: DeliveryFields, most: Int) {
         if byteCount + most > storage.capacity { grow(to: byteCount + most) }
-        byteCount += record.encodeCompact(into: storage.base, at: byteCount, context: &context)
+        byteCount += fields.encodeCompact(into: storage.base, at: byteCount, context: &context)
         encodedCount += 1
     }
 
     private mutating func grow(to size: Int) {
-        let grown = RowStorage(capacity: max(size, storage.capacity * 2))
+        grownTo(max(size, storage.capacity * 2))
+    }
+
+    private mutating func grownTo(_ capacity: Int) {
+        let grown = RowStorage(capacity: capacity)
         grown.base.copyMemory(from: storage.base, byteCount: byteCount)
         storage = grown
     }
@@ -70,6 +79,29 @@ struct EncodedDeliveryRow: Sendable {
     /// Forgets the oldest record waiting (a writer that fell behind).
     mutating func skipOldest() {
         skipped = min(encodedCount, skipped + 1)
+    }
+
+    /// Gives up the storage (for reuse) of a row no longer read; the row is left empty.
+    mutating func releaseStorage() -> RowStorage {
+        let released = storage
+        storage = RowStorage.none
+        byteCount = 0
+        encodedCount = 0
+        skipped = 0
+        return released
+    }
+
+    /// This row without its first `count` records (at least those it skips already).
+    func skipping(_ count: Int) -> EncodedDeliveryRow {
+        var row = self
+        row.skipped = min(encodedCount, max(skipped, count))
+        return row
+    }
+
+    /// Moves the bytes to storage of their size, when that saves more than half the room.
+    mutating func shrinkToFit() {
+        guard byteCount < storage.capacity / 2 else { return }
+        grownTo(byteCount)
     }
 
     /// The waiting records, decoded (for stores that keep `Delivery` values, and tests).
@@ -86,7 +118,7 @@ struct EncodedDeliveryRow: Sendable {
         if skipped == 0 { return try body(bytes) }
         var fresh = EncodedDeliveryRow(reusing: RowStorage(capacity: byteCount))
         for record in records() {
-            fresh.write(record, most: DeliveryRecord.compactHeaderBound + record.textCount + record.payload.count)
+            record.withFields { fresh.write($0, most: $0.compactBound) }
         }
         return try withExtendedLifetime(fresh) { () throws(E) -> R in try body(fresh.bytes) }
     }
@@ -107,12 +139,17 @@ struct EncodedDeliveryRow: Sendable {
 
 /// One allocation of bytes, freed with the object. Its fields never change (no exclusivity checks);
 /// the bytes are written by the row that owns it.
-// SAFETY: `@unchecked Sendable`: a row's storage has one owner at a time -- the log's lock while the
+// SAFETY: `@unchecked Sendable`: a row's storage has one writer at a time -- the log's lock while the
 // row fills, the writer thread once it takes the rows, the log's lock again once handed back for
-// reuse; each hand-over goes through that lock.
+// reuse; each hand-over goes through that lock. Readers of the in-memory log (EncodedDeliveryRing)
+// copy rows under the lock and read only the bytes written before (below the copy's `byteCount`),
+// which are never written again while a copy holds the storage (it is reused only when unique).
 final class RowStorage: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     let capacity: Int
+
+    /// The storage of a row that gave its own up (`releaseStorage`): never written.
+    static let none = RowStorage(capacity: 0)
 
     init(capacity: Int) {
         self.capacity = max(capacity, 64)

@@ -1,20 +1,27 @@
-/// Deliveries waiting for the log's writer, already encoded as the rows the store keeps
-/// (`EncodedDeliveryRow`): at most `limit` entries and `rowLimit` rows (of at most 1 MiB each: the
-/// rows copy the payloads the log's entries share), overwriting the oldest when full, so appending
-/// never blocks and never grows memory past the limits. Kept under the `DeliveryLog`'s lock, with
-/// the log's entries (one lock per answer); the writer takes it whole.
+// The log's entries that wait for the writer are the newest of the in-memory log's own encoded rows
+// (EncodedDeliveryRing): each entry is encoded once, on the loop, and the writer takes copies of
+// those rows (sharing their storage) instead of rows encoded a second time.
+//
+//   ring rows:  ... | row w (its first `index` records written or dropped) | ... | last row (filling)
+//                         ^ waiting from (w, index)
+//
+// `take` hands the writer rows w... (the first skipping `index` records) and seals the last row,
+// so the next entry starts a new row (`nextRow`, index 0) and the writer's copies are never written
+// again. More than `limit` entries waiting: the oldest waiting one is dropped (the position moves
+// on; a loss when `overwritesAreLosses`). Since `limit` <= the log's capacity, the ring never
+// overwrites an entry still waiting before the queue has dropped it.
+/// What waits for the log's writer: a position in the log's rows and a count. Kept under the
+/// `DeliveryLog`'s lock, with the log's entries (one lock per answer); the writer takes it whole.
 struct PendingDeliveries {
     let limit: Int
-    /// Most rows waiting; beyond it the oldest row goes whole (only a writer far behind, with large
-    /// payloads, meets it before `limit`).
-    let rowLimit: Int
     /// Entries that make the writer start at once; so do `startRows` rows.
     let batchSize: Int
     static let startRows = 4
     /// Whether an overwritten entry is a loss on disk (it would have been among the newest kept).
     let overwritesAreLosses: Bool
-    /// Full rows, oldest first, then the row filling.
-    private(set) var rows: [EncodedDeliveryRow] = []
+    /// The first waiting entry: row number and record index in it.
+    private var row: Int
+    private var index = 0
     /// Entries waiting.
     private(set) var count = 0
     /// Forget what the store kept before these entries.
@@ -25,75 +32,74 @@ struct PendingDeliveries {
     private var startRequested = false
     /// Entries overwritten while they waited that were a loss, since the start (never reset).
     private(set) var lost = 0
-    /// Emptied row storage the writer handed back, for the next rows (at most `spareLimit`).
-    private var spare: [RowStorage] = []
-    private static let spareLimit = 4
 
-    init(limit: Int, rowLimit: Int = 64, batchSize: Int, overwritesAreLosses: Bool, total: Int) {
+    /// A queue of the entries `ring` gets from now on (its last row is sealed: they start a new one).
+    init(limit: Int, batchSize: Int, overwritesAreLosses: Bool, total: Int, after ring: inout EncodedDeliveryRing) {
         self.limit = max(1, limit)
-        self.rowLimit = max(2, rowLimit)
         self.batchSize = max(1, batchSize)
         self.overwritesAreLosses = overwritesAreLosses
         self.total = total
+        ring.seal()
+        row = ring.nextRow
     }
 
     var isEmpty: Bool { count == 0 && !clearFirst }
 
-    /// Encodes `record` into the rows; true when the writer should start now (a batch is full and
-    /// it was not asked yet).
-    mutating func append(_ record: DeliveryRecord) -> Bool {
+    /// Counts the entry `ring` just appended; true when the writer should start now (a batch is full
+    /// and it was not asked yet).
+    mutating func appended(to ring: EncodedDeliveryRing) -> Bool {
         total += 1
-        if count >= limit { dropOldest() }
-        if rows.isEmpty || !rows[rows.count - 1].append(record) {
-            if rows.count >= rowLimit { dropOldestRow() }
-            var row = EncodedDeliveryRow(reusing: spare.popLast())
-            _ = row.append(record)  // an empty row takes any record
-            rows.append(row)
-        }
         count += 1
-        guard count >= batchSize || rows.count >= Self.startRows, !startRequested else { return false }
+        if count > limit {
+            if overwritesAreLosses { lost += 1 }
+            count -= 1
+            index += 1
+        }
+        normalize(ring)
+        guard count >= batchSize || ring.nextRow - row >= Self.startRows, !startRequested else { return false }
         startRequested = true
         return true
     }
 
-    /// Drops the oldest row whole. Its entries are a loss: fewer than `limit` (so than the capacity)
-    /// newer ones wait.
-    private mutating func dropOldestRow() {
-        let row = rows.removeFirst()
-        lost += row.count
-        count -= row.count
-        recycle(row.storage)
-    }
-
-    private mutating func dropOldest() {
-        if overwritesAreLosses { lost += 1 }
-        count -= 1
-        rows[0].skipOldest()
-        if rows[0].isEmpty { recycle(rows.removeFirst().storage) }
+    /// Moves the position past rows it has no records left in (but not past the last row: its next
+    /// record is the next waiting one).
+    private mutating func normalize(_ ring: EncodedDeliveryRing) {
+        if row < ring.firstRow {
+            row = ring.firstRow
+            index = 0
+        }
+        while row < ring.nextRow - 1, let current = ring.row(row), index >= current.encodedCount {
+            row += 1
+            index = 0
+        }
     }
 
     /// Forgets what waits and what was written: the next batch clears the store first.
-    mutating func clear() {
-        for row in rows { recycle(row.storage) }
-        rows = []
+    mutating func clear(_ ring: EncodedDeliveryRing) {
+        row = ring.nextRow
+        index = 0
         count = 0
         total = 0
         clearFirst = true
     }
 
-    /// What waits, as one batch, leaving the queue empty; nil when nothing waits.
-    mutating func take() -> DeliveryBatch? {
+    /// What waits, as one batch, leaving the queue empty (and `ring`'s last row sealed); nil when
+    /// nothing waits.
+    mutating func take(from ring: inout EncodedDeliveryRing) -> DeliveryBatch? {
         startRequested = false
         guard !isEmpty else { return nil }
+        ring.seal()
+        var rows: [EncodedDeliveryRow] = []
+        for number in row..<ring.nextRow {
+            guard let kept = ring.row(number) else { continue }
+            let waiting = number == row ? kept.skipping(index) : kept
+            if !waiting.isEmpty { rows.append(waiting) }
+        }
         let batch = DeliveryBatch(clearFirst: clearFirst, rows: rows, total: total)
-        rows = []
+        row = ring.nextRow
+        index = 0
         count = 0
         clearFirst = false
         return batch
-    }
-
-    /// Keeps a written row's storage for the next rows.
-    mutating func recycle(_ storage: RowStorage) {
-        if spare.count < Self.spareLimit, storage.capacity == DeliveryRowLimits.bytes { spare.append(storage) }
     }
 }

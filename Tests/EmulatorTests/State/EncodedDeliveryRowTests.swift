@@ -75,37 +75,4 @@ struct EncodedDeliveryRowTests {
         #expect(rows.allSatisfy { $0.count <= DeliveryRowLimits.entries && $0.bytes.count <= DeliveryRowLimits.bytes })
         #expect(rows.flatMap { $0.records() }.map(\.receivedAt) == Array(0..<count))
     }
-
-    @Test func theQueueOverwritesTheOldestAcrossRowsAndCountsLosses() {
-        var pending = PendingDeliveries(limit: 3, batchSize: 100, overwritesAreLosses: true, total: 10)
-        for n in 1...5 { _ = pending.append(DeliveryRecord(Self.delivery(n))) }
-        #expect(pending.count == 3 && pending.lost == 2)
-        let batch = pending.take()
-        #expect(batch?.entries == (3...5).map { Self.delivery($0) })
-        #expect(batch?.total == 15)
-        #expect(pending.take() == nil, "nothing waits after a take")
-    }
-
-    /// Large payloads fill rows long before the entry limit: the rows are bounded too, and the
-    /// writer is asked to start once a few rows wait.
-    @Test func theQueueKeepsAtMostItsRowsAndAsksForTheWriterEarly() {
-        var pending = PendingDeliveries(limit: 1000, rowLimit: 3, batchSize: 1000, overwritesAreLosses: false, total: 0)
-        let large = String(repeating: "x", count: DeliveryRowLimits.bytes / 2)
-        let asks = (1...8).map { pending.append(DeliveryRecord(Self.delivery($0, payload: large + "\($0)"))) }
-        #expect(asks.firstIndex(of: true) == nil, "3 rows never reach the 4 that ask")
-        #expect(pending.count == 3 && pending.lost == 5, "one record per row; the 5 oldest rows dropped")
-        #expect(pending.take()?.entries.map(\.receivedAt) == [6, 7, 8])
-        var roomy = PendingDeliveries(limit: 1000, batchSize: 1000, overwritesAreLosses: false, total: 0)
-        let early = (1...5).map { roomy.append(DeliveryRecord(Self.delivery($0, payload: large + "\($0)"))) }
-        #expect(early == [false, false, false, true, false], "asked once 4 rows wait")
-    }
-
-    @Test func theQueueAsksForTheWriterOncePerFullBatch() {
-        var pending = PendingDeliveries(limit: 100, batchSize: 3, overwritesAreLosses: false, total: 0)
-        let asks = (1...7).map { pending.append(DeliveryRecord(Self.delivery($0))) }
-        #expect(asks == [false, false, true, false, false, false, false], "asked once until the writer takes")
-        _ = pending.take()
-        let later = (8...10).map { pending.append(DeliveryRecord(Self.delivery($0))) }
-        #expect(later == [false, false, true], "and once more after it took them")
-    }
 }
