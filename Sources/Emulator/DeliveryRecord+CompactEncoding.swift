@@ -177,27 +177,50 @@ extension DeliveryFields {
 
 extension DeliveryRecord {
     /// The format-5 records written back to back in `bytes`, in order.
-    static func decodeCompactAll(_ bytes: [UInt8]) throws(DeliveryRecordDecodingError) -> [DeliveryRecord] {
+    static func decodeCompactAll(_ bytes: [UInt8], limit: Int = .max, textBudget: Int = .max)
+        throws(DeliveryRecordDecodingError) -> [DeliveryRecord]
+    {
         try bytes.withUnsafeBytes { raw in
-            Result { () throws(DeliveryRecordDecodingError) in try decodeCompactAll(raw) }
+            Result { () throws(DeliveryRecordDecodingError) in
+                try decodeCompactAll(raw, limit: limit, textBudget: textBudget)
+            }
         }.get()
     }
 
-    /// The format-5 records written back to back in `bytes`, in order.
-    static func decodeCompactAll(_ bytes: UnsafeRawBufferPointer) throws(DeliveryRecordDecodingError)
-        -> [DeliveryRecord]
+    /// The most text a stored row of `count` bytes may decode to: 256 times its size (a record of
+    /// only repeated fields takes 6 bytes, and a real one rarely has over 400 bytes of text), plus
+    /// 1 MiB.
+    static func textBudget(ofRow count: Int) -> Int {
+        256 * count + (1 << 20)
+    }
+
+    /// The format-5 records written back to back in `bytes`, in order: at most `limit` of them,
+    /// with at most `textBudget` bytes of text in all. A record that repeats the previous one's
+    /// fields takes a few bytes but copies their text, so a damaged or hostile row read from a
+    /// file could otherwise decode a small blob into gigabytes.
+    static func decodeCompactAll(_ bytes: UnsafeRawBufferPointer, limit: Int = .max, textBudget: Int = .max)
+        throws(DeliveryRecordDecodingError) -> [DeliveryRecord]
     {
         var records: [DeliveryRecord] = []
         var offset = 0
+        var budget = textBudget
         while offset < bytes.count {
-            records.append(try decodeCompact(bytes, at: &offset, index: records.count, previous: records.last))
+            guard records.count < limit else {
+                throw DeliveryRecordDecodingError(
+                    record: records.count, offset: offset, rule: "the row holds more than its \(limit) records")
+            }
+            let record = try decodeCompact(
+                bytes, at: &offset, index: records.count, previous: records.last, textLimit: budget)
+            budget -= record.fieldRange(7).end
+            records.append(record)
         }
         return records
     }
 
     /// The format-5 record at `offset`, which moves past it.
     static func decodeCompact(
-        _ bytes: UnsafeRawBufferPointer, at offset: inout Int, index: Int, previous: DeliveryRecord?
+        _ bytes: UnsafeRawBufferPointer, at offset: inout Int, index: Int, previous: DeliveryRecord?,
+        textLimit: Int = .max
     ) throws(DeliveryRecordDecodingError) -> DeliveryRecord {
         let start = offset
         func fail(_ rule: String) -> DeliveryRecordDecodingError {
@@ -261,6 +284,9 @@ extension DeliveryRecord {
             ends.append(UInt32(truncatingIfNeeded: textCount))
         }
         guard textCount <= Int(UInt32.max) else { throw fail("its text is \(textCount) bytes long") }
+        guard textCount <= textLimit else {
+            throw fail("its text (\(textCount) bytes) is more than the row's text budget has left (\(max(0, textLimit)))")
+        }
         var source = offset
         let text = RecordText.make(count: textCount) { buffer in
             guard let target = buffer.baseAddress, let blob = bytes.baseAddress else { return }

@@ -80,6 +80,55 @@ struct DeliveryRecordCompactEncodingTests {
         #expect(error?.rule == "receivedAt is not a varint within the bytes", "\(String(describing: error))")
     }
 
+    static func varint(_ value: UInt64) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 10)
+        var written = 0
+        buffer.withUnsafeMutableBytes { raw in
+            if let base = raw.baseAddress { Varint.write(value, to: base, at: &written) }
+        }
+        return Array(buffer[0..<written])
+    }
+
+    /// A record with a 64 KiB token, then `repeats` records of 6 bytes each that repeat it.
+    static func amplifying(repeats: Int) -> [UInt8] {
+        let text = 64 * 1024
+        var bytes: [UInt8] = [0, 0b1, 0] + varint(0) + varint(0) + varint(0) + varint(UInt64(text))
+        bytes += Array(repeating: UInt8(ascii: "a"), count: text)
+        for _ in 0..<repeats { bytes += [0, 0b1, 0b1, 0, 0, 0] }
+        return bytes
+    }
+
+    /// Found by review: 71,545 bytes decoded to 65 MB of text (a 2 MiB row to ~180 GB). Within
+    /// the budget a stored row gets, it is refused, naming the record where the budget ran out.
+    @Test func repeatedFieldsCannotDecodeIntoUnboundedText() throws {
+        let bytes = Self.amplifying(repeats: 1000)
+        #expect(try DeliveryRecord.decodeCompactAll(bytes).count == 1001)  // the format allows it
+        let error = #expect(throws: DeliveryRecordDecodingError.self) {
+            try DeliveryRecord.decodeCompactAll(bytes, textBudget: DeliveryRecord.textBudget(ofRow: bytes.count))
+        }
+        #expect(error?.rule.contains("text budget") == true, "\(String(describing: error))")
+        #expect((error?.record ?? 0) > 100 && (error?.record ?? 0) < 1000, "\(String(describing: error))")
+    }
+
+    @Test func aRowWithMoreRecordsThanDeclaredIsRefused() throws {
+        let bytes = Self.encoded((1...5).map(Delivery.numbered))
+        #expect(try DeliveryRecord.decodeCompactAll(bytes, limit: 5).count == 5)
+        let error = #expect(throws: DeliveryRecordDecodingError.self) {
+            try DeliveryRecord.decodeCompactAll(bytes, limit: 4)
+        }
+        #expect(error?.record == 4 && error?.rule.contains("more than its 4 records") == true, "\(String(describing: error))")
+    }
+
+    /// Real rows decode within the stored rows' budget, however much their fields repeat.
+    @Test func realRowsFitTheBudget() throws {
+        let deliveries =
+            DeliveryRecordTests.deliveries + Array(repeating: Delivery.numbered(7), count: 2000) + Self.edgeCases
+        let bytes = Self.encoded(deliveries)
+        let decoded = try DeliveryRecord.decodeCompactAll(
+            bytes, limit: deliveries.count, textBudget: DeliveryRecord.textBudget(ofRow: bytes.count))
+        #expect(decoded.map(\.delivery) == deliveries)
+    }
+
     @Test(arguments: [0, 1, 63, 64, 127, 128, 300, -1, -64, -65, Int.max, Int.min])
     func varintsRoundTrip(_ value: Int) {
         var buffer = [UInt8](repeating: 0, count: 10)

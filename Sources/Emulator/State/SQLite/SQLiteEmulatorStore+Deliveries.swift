@@ -72,7 +72,11 @@ extension SQLiteEmulatorStore {
                 do {
                     switch format {
                     case 4: decoded = try DeliveryRecord.decodeAll(blob)
-                    case 5: decoded = try DeliveryRecord.decodeCompactAll(blob)
+                    case 5:
+                        // At most the records the row declares, within the text budget of its size:
+                        // a damaged row is refused, not decoded into gigabytes.
+                        decoded = try DeliveryRecord.decodeCompactAll(
+                            blob, limit: max(0, last - first + 1), textBudget: DeliveryRecord.textBudget(ofRow: blob.count))
                     default:
                         throw EmulatorStoreError.corrupt(
                             table: "delivery_batches", column: "format",
