@@ -138,7 +138,9 @@ struct BulkSenderTests {
     }
 
     @Test func anUnreachableServerFailsEveryNotification() async throws {
-        let port = try Nghttpd.freePort()  // nothing listens there: connects are refused
+        let refusing = try RefusingPort()  // nothing listens there: connects are refused
+        defer { refusing.close() }
+        let port = refusing.port
         let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(port)")
         let transport = try HTTP2Transport(
             configuration: TransportConfiguration(endpoint: endpoint, maximumConnections: 1))

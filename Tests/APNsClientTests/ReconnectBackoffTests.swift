@@ -67,7 +67,9 @@ struct ReconnectBackoffTests {
     /// The same through the real transport: each send to a port nobody listens on waits for the
     /// backoff before its connect (at least 50, 100, 200 ms after the first failure).
     @Test func theTransportWaitsOutTheBackoffBetweenConnects() async throws {
-        let port = try Nghttpd.freePort()
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(port)")
         let transport = try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint))
         let client = APNsClient(endpoint: endpoint, credentials: .certificate, transport: transport, retryPolicy: .none)

@@ -110,7 +110,9 @@ struct TransportTests {
     }
 
     @Test func unreachableServerIsRefusedAndNotDelivered() async throws {
-        let port = try Nghttpd.freePort()
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(port)")
         let client = APNsClient(
             endpoint: endpoint, credentials: .certificate,

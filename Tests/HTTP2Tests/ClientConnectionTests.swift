@@ -44,7 +44,9 @@ struct ClientConnectionTests {
     }
 
     @Test func connectionRefused() async throws {
-        let port = try Nghttpd.freePort()
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         let loop = try EventLoop(name: "client")
         let result = await sendOne(on: loop, .init(host: "127.0.0.1", port: port, tls: nil), path: "/")
         await loop.shutdown()

@@ -78,9 +78,10 @@ struct SocketEchoTests {
     }
 
     @Test func connectingToAClosedPortFailsWithConnectionRefused() async throws {
-        // A port free now and outside the ephemeral range, so no test binding port 0 meanwhile
-        // can be given it.
-        let port = UInt16(try Nghttpd.freePort())
+        // Bound and never listening: refused, and no other test's server can be given it meanwhile.
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = UInt16(refusing.port)
         let address = try #require(SocketAddress(ipAddress: "127.0.0.1", port: port))
         try await withLoop { loop in
             let (stream, events) = AsyncStream.makeStream(of: SocketEvent.self)
