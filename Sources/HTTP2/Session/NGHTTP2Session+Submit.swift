@@ -17,6 +17,7 @@ extension NGHTTP2Session {
         slots[index].token = token
         slots[index].streaming = streaming
         slots[index].headerBlock = block
+        if !splicesHeaders, block?.preEncoded != nil { splicesHeaders = true }
         let userData = StreamSlots.userData(index)
         let hasBody = !(body?.isEmpty ?? true)
         if let body, hasBody {
