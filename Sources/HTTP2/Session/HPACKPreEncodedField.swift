@@ -29,14 +29,19 @@ final class HPACKPreEncodedField: @unchecked Sendable {
     let placeholder: [UInt8]
     /// The real field's representation.
     let encoded: [UInt8]
-    /// `encoded`'s bytes, then `placeholder`'s, where the session reads them (no array retained).
+    /// `encoded`'s bytes, then `placeholder`'s, then the real value, where the session reads them
+    /// (no array retained).
     let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// The real value, for a request whose header block might be split (the session then hands
+    /// nghttp2 the real field instead of the placeholder).
+    let value: UnsafeBufferPointer<UInt8>
 
-    private init(placeholder: [UInt8], encoded: [UInt8]) {
+    private init(placeholder: [UInt8], encoded: [UInt8], value: [UInt8]) {
         self.placeholder = placeholder
         self.encoded = encoded
-        bytes = .allocate(capacity: encoded.count + placeholder.count)
-        _ = bytes.initialize(from: encoded + placeholder)
+        bytes = .allocate(capacity: encoded.count + placeholder.count + value.count)
+        _ = bytes.initialize(from: encoded + placeholder + value)
+        self.value = UnsafeBufferPointer(rebasing: bytes[(encoded.count + placeholder.count)...])
     }
 
     deinit {
@@ -44,17 +49,20 @@ final class HPACKPreEncodedField: @unchecked Sendable {
     }
 
     var encodedBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[0..<encoded.count]) }
-    var placeholderBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[encoded.count...]) }
+    var placeholderBytes: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[encoded.count..<(encoded.count + placeholder.count)])
+    }
 
     /// Encodes `field` and the placeholder with nghttp2's deflater; nil unless both come out
     /// as never-indexed literals (RFC 7541 section 6.2.3) and the field within `maximumEncodedCount`.
     static func make(_ field: HTTP2Header) -> HPACKPreEncodedField? {
+        guard !field.value.isEmpty else { return nil }
         let flags = field.neverIndex ? NGHTTP2.nvFlagNoIndex : NGHTTP2.flagNone
         guard let placeholder = neverIndexed(name: field.name, value: placeholderValue, flags: flags),
             let encoded = neverIndexed(name: field.name, value: field.value, flags: flags),
             encoded.count <= maximumEncodedCount
         else { return nil }
-        return HPACKPreEncodedField(placeholder: placeholder, encoded: encoded)
+        return HPACKPreEncodedField(placeholder: placeholder, encoded: encoded, value: field.value)
     }
 
     /// The representation a fresh deflater writes for the field, if it is a never-indexed literal.

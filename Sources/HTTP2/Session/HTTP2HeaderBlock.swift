@@ -19,6 +19,10 @@ public final class HTTP2HeaderBlock: @unchecked Sendable {
     public let headers: [HTTP2Header]
     /// The field encoded once (see `init(_:preEncoding:)`); nghttp2 is given a placeholder for it.
     let preEncoded: HPACKPreEncodedField?
+    /// Where the placeholder value nghttp2 is given for `preEncoded` lies (in `storage`).
+    let placeholderValue: UnsafeMutablePointer<UInt8>?
+    /// The names' and values' bytes as laid out (with a NUL after each).
+    let byteCount: Int
 
     /// Validates every header (see ``HTTP2Header/validate()``) and lays the block out.
     ///
@@ -32,28 +36,34 @@ public final class HTTP2HeaderBlock: @unchecked Sendable {
         }
         let ordered = headers.filter(\.isPseudo) + headers.filter { !$0.isPseudo }
         var preEncoded: HPACKPreEncodedField?
+        var preEncodedIndex = -1
         // What nghttp2 is given: `ordered`, with the pre-encoded field's value replaced.
         var laidOut = ordered
         if let preEncoding, let index = ordered.firstIndex(where: { $0.name == Array(preEncoding.utf8) }),
             let field = HPACKPreEncodedField.make(ordered[index])
         {
             preEncoded = field
+            preEncodedIndex = index
             laidOut[index] = HTTP2Header(
                 name: ordered[index].name, value: HPACKPreEncodedField.placeholderValue,
                 neverIndex: ordered[index].neverIndex)
         }
         self.preEncoded = preEncoded
         let byteCount = laidOut.reduce(0) { $0 + $1.name.count + $1.value.count + 2 }
+        self.byteCount = byteCount
         storage = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 1)
         fields = UnsafeMutableBufferPointer<nghttp2_nv>.allocate(capacity: max(laidOut.count, 1))
         var offset = 0
+        var placeholderValue: UnsafeMutablePointer<UInt8>?
         for (index, header) in laidOut.enumerated() {
             let name = Self.copy(header.name, into: storage, at: &offset)
             let value = Self.copy(header.value, into: storage, at: &offset)
             let flags = NGHTTP2.nvFlagNoCopy | (header.neverIndex ? NGHTTP2.nvFlagNoIndex : 0)
             fields[index] = nghttp2_nv(
                 name: name, value: value, namelen: header.name.count, valuelen: header.value.count, flags: flags)
+            if index == preEncodedIndex { placeholderValue = value }
         }
+        self.placeholderValue = placeholderValue
         pseudoCount = ordered.prefix { $0.isPseudo }.count
         self.headers = ordered
     }

@@ -37,17 +37,8 @@ extension NGHTTP2Session {
         let newLength = length - placeholder.count + encoded.count
         guard count == 9 + length, flags & UInt8(NGHTTP2_FLAG_END_HEADERS.rawValue) != 0, start <= end,
             newLength <= Self.minimumMaxFrameSize,
-            let at = Self.representation(
-                placeholder, in: UnsafeBufferPointer(start: data + start, count: end - start))
-        else {
-            fail(
-                HTTP2Error(
-                    .invalidArgument(
-                        "HEADERS of stream \(streamID): its pre-encoded field cannot be put in (the block "
-                            + "is split, too large, or the placeholder was not where nghttp2 should have written it)")),
-                fatal: true)
-            return true
-        }
+            let at = Self.representation(placeholder, in: UnsafeBufferPointer(start: data + start, count: end - start))
+        else { return failSplice(streamID) }
         // Three appends, then the frame's length patched (one byte at a time costs a check each).
         let frameStart = buffer.count
         let placeholderStart = start + at
@@ -60,6 +51,17 @@ extension NGHTTP2Session {
             frame[frameStart + 1] = UInt8(truncatingIfNeeded: newLength >> 8)
             frame[frameStart + 2] = UInt8(truncatingIfNeeded: newLength)
         }
+        return true
+    }
+
+    /// The session fails rather than send a placeholder; the frame is dropped.
+    private func failSplice(_ streamID: Int32) -> Bool {
+        fail(
+            HTTP2Error(
+                .invalidArgument(
+                    "HEADERS of stream \(streamID): its pre-encoded field cannot be put in (the block is split, "
+                        + "too large, or the placeholder was not where nghttp2 should have written it)")),
+            fatal: true)
         return true
     }
 

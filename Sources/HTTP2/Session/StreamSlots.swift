@@ -51,9 +51,11 @@ struct StreamSlots {
         body(&slots[Int(index)])
     }
 
-    /// The pre-encoded field of slot `index`'s header block, read without copying the slot.
+    /// The pre-encoded field of slot `index`'s header block, if it is spliced in, read without
+    /// copying the slot.
     func preEncodedField(_ index: Int32) -> HPACKPreEncodedField? {
-        slots[Int(index)].headerBlock?.preEncoded
+        guard !slots[Int(index)].realFieldSubmitted else { return nil }
+        return slots[Int(index)].headerBlock?.preEncoded
     }
 
     /// The open slot `userData` names, if it belongs to `streamID`.
