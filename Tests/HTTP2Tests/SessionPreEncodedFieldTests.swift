@@ -1,5 +1,6 @@
-@testable import HTTP2
 import Testing
+
+@testable import HTTP2
 
 // A block's pre-encoded field (HTTP2HeaderBlock's `preEncoding`) must leave the wire exactly as
 // nghttp2 would have written it: the same bytes, the peer seeing the real value.
@@ -36,7 +37,8 @@ struct SessionPreEncodedFieldTests {
             var buffer = HTTP2HeaderBuffer()
             buffer.append(":path", "/3/device/\(token)", neverIndex: true)
             buffer.append("apns-id", "123e4567-e89b-12d3-a456-42665544000\(token)", neverIndex: true)
-            try pair.client.submitRequest(headers: token <= 3 ? first : second, extraHeaders: buffer, body: [1], token: token)
+            try pair.client.submitRequest(
+                headers: token <= 3 ? first : second, extraHeaders: buffer, body: [1], token: token)
             if token == 2 { try pair.pump() }
         }
         try pair.pump()
@@ -107,7 +109,10 @@ extension SessionPreEncodedFieldTests {
         }
         try pair.pump()
         #expect(pair.clientEvents.responses.count == 2)
-        #expect(pair.serverEvents.requests.compactMap { $0.headers.value(for: "authorization") } == [Self.bearer(1), Self.bearer(1)])
+        #expect(
+            pair.serverEvents.requests.compactMap { $0.headers.value(for: "authorization") } == [
+                Self.bearer(1), Self.bearer(1),
+            ])
         #expect(pair.serverEvents.requests.compactMap(\.path) == ["/3/device/1", "/3/device/2"])
     }
 }

@@ -22,8 +22,10 @@ extension NGHTTP2Session {
     /// when the frame's request was not submitted with a pre-encoded field.
     func appendSplicingHeaders(_ data: UnsafePointer<UInt8>, _ count: Int, to buffer: inout [UInt8]) -> Bool {
         guard let session else { return false }
-        let streamID = Int32(bitPattern: UInt32(data[5]) << 24 | UInt32(data[6]) << 16 | UInt32(data[7]) << 8
-            | UInt32(data[8])) & Int32.max
+        let streamID =
+            Int32(
+                bitPattern: UInt32(data[5]) << 24 | UInt32(data[6]) << 16 | UInt32(data[7]) << 8
+                    | UInt32(data[8])) & Int32.max
         guard let index = slot(session, streamID), let field = slots.preEncodedField(index) else {
             return false
         }
@@ -101,8 +103,7 @@ extension NGHTTP2Session {
 
     /// An HPACK integer (RFC 7541 section 5.1) whose prefix is the low `prefixBits` of the byte at
     /// `offset`; moves `offset` past it.
-    private static func readInteger(_ block: UnsafeBufferPointer<UInt8>, _ offset: inout Int, prefixBits: Int) -> Int?
-    {
+    private static func readInteger(_ block: UnsafeBufferPointer<UInt8>, _ offset: inout Int, prefixBits: Int) -> Int? {
         let mask = (1 << prefixBits) - 1
         var value = Int(block[offset]) & mask
         offset += 1
