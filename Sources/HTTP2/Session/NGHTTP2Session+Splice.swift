@@ -41,19 +41,22 @@ extension NGHTTP2Session {
             newLength <= Self.minimumMaxFrameSize,
             let at = Self.representation(placeholder, in: UnsafeBufferPointer(start: data + start, count: end - start))
         else { return failSplice(streamID) }
-        // Three appends, then the frame's length patched (one byte at a time costs a check each).
-        let frameStart = buffer.count
+        // The frame laid out on the stack and appended once (each append costs ~115 instructions).
         let placeholderStart = start + at
-        buffer.append(contentsOf: UnsafeBufferPointer(start: data, count: placeholderStart))
-        buffer.append(contentsOf: encoded)
         let rest = placeholderStart + placeholder.count
-        buffer.append(contentsOf: UnsafeBufferPointer(start: data + rest, count: count - rest))
-        buffer.withUnsafeMutableBufferPointer { frame in
-            frame[frameStart] = UInt8(truncatingIfNeeded: newLength >> 16)
-            frame[frameStart + 1] = UInt8(truncatingIfNeeded: newLength >> 8)
-            frame[frameStart + 2] = UInt8(truncatingIfNeeded: newLength)
+        let total = 9 + newLength
+        let appended = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { frame -> Bool in
+            guard let base = frame.baseAddress, let encodedBase = encoded.baseAddress else { return false }
+            base.update(from: data, count: placeholderStart)
+            base[0] = UInt8(truncatingIfNeeded: newLength >> 16)
+            base[1] = UInt8(truncatingIfNeeded: newLength >> 8)
+            base[2] = UInt8(truncatingIfNeeded: newLength)
+            (base + placeholderStart).update(from: encodedBase, count: encoded.count)
+            (base + placeholderStart + encoded.count).update(from: data + rest, count: count - rest)
+            buffer.append(contentsOf: UnsafeBufferPointer(frame))
+            return true
         }
-        return true
+        return appended || failSplice(streamID)
     }
 
     /// The session fails rather than send a placeholder; the frame is dropped.
