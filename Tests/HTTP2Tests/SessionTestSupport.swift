@@ -104,6 +104,8 @@ final class SessionPair {
     /// Frames the client sent, and frames the server sent.
     var clientFrames = FrameTally(clientSide: true)
     var serverFrames = FrameTally(clientSide: false)
+    /// Every byte the client sent, in order.
+    var clientBytes: [UInt8] = []
     private var toServer: [UInt8] = []
     private var toClient: [UInt8] = []
 
@@ -125,6 +127,7 @@ final class SessionPair {
             client.produceOutput(into: &toServer)
             if !toServer.isEmpty {
                 clientFrames.feed(toServer)
+                clientBytes.append(contentsOf: toServer)
                 try feed(toServer, to: server.receive)
             }
             toClient.removeAll(keepingCapacity: true)

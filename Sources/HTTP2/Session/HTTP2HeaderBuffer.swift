@@ -95,6 +95,8 @@ public struct HTTP2HeaderBuffer: Sendable {
     }
 
     public var count: Int { storage.entryCount }
+    /// The names' and values' bytes.
+    var byteCount: Int { storage.byteCount }
     public var isEmpty: Bool { storage.entryCount == 0 }
 
     /// The storage, copied first if another buffer shares it.

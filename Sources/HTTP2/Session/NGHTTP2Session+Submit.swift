@@ -25,6 +25,7 @@ extension NGHTTP2Session {
         var method = SpecialMethod.other
         let streamID = withFields(block: block, buffer: buffer, status: nil) { fields, count in
             if checksResponses { method = Self.specialMethod(fields, count) }
+            prepareSplices(block: block, buffer: buffer, fields, count, slot: index)
             guard hasBody else { return nghttp2_submit_request(session, nil, fields, count, nil, userData) }
             var provider = nghttp2_data_provider(
                 source: nghttp2_data_source(ptr: userData), read_callback: readOutgoingBody)
@@ -41,6 +42,36 @@ extension NGHTTP2Session {
     }
 
     enum SpecialMethod { case other, head, connect }
+
+    /// A request whose block has a pre-encoded field goes to `appendSplicingHeaders` when its header
+    /// block cannot be split into CONTINUATION frames (nghttp2 splits at 16,384 bytes; a bound on
+    /// the block's size is checked); otherwise nghttp2 is given the real field.
+    private func prepareSplices(
+        block: HTTP2HeaderBlock?, buffer: HTTP2HeaderBuffer?, _ fields: UnsafePointer<nghttp2_nv>, _ count: Int,
+        slot index: Int32
+    ) {
+        guard let block, let field = block.preEncoded else { return }
+        // A representation is at most its name, its value and 8 bytes of prefix and lengths (for
+        // names and values under 16,384 bytes); 8 more for a table size update.
+        let bound = block.byteCount + (buffer?.byteCount ?? 0) + 8 * count + 8 + field.encoded.count
+        guard bound <= Self.minimumMaxFrameSize else {
+            submitRealField(field, of: block, fields, count)
+            slots[index].realFieldSubmitted = true
+            return
+        }
+        splicesHeaders = true
+    }
+
+    /// Puts the block's real field where its placeholder is in `fieldScratch`.
+    private func submitRealField(
+        _ field: HPACKPreEncodedField, of block: HTTP2HeaderBlock, _ fields: UnsafePointer<nghttp2_nv>, _ count: Int
+    ) {
+        for position in 0..<count where fields[position].value == block.placeholderValue {
+            fieldScratch[position].value = UnsafeMutablePointer(mutating: field.value.baseAddress)
+            fieldScratch[position].valuelen = field.value.count
+            return
+        }
+    }
 
     /// Whether the request's `:method` (among its leading pseudo-headers) is HEAD or CONNECT, whose
     /// responses HTTP/2 checks differently.

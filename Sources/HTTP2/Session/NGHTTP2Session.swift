@@ -71,6 +71,9 @@ final class NGHTTP2Session {
     @exclusivity(unchecked) private(set) var failure: HTTP2Error?
     /// nghttp2 returned a fatal error: it must not be called again except to be deleted.
     @exclusivity(unchecked) private var isDead = false
+    /// Client: a request was submitted with a pre-encoded field (NGHTTP2Session+Splice.swift), so
+    /// outgoing HEADERS frames are looked at.
+    @exclusivity(unchecked) var splicesHeaders = false
     /// GOAWAY frames this side asked for that nghttp2 has not yet sent (the others are nghttp2's own).
     var localGoAwaysPending = 0
     /// Server: the lowest last-stream-id of the GOAWAYs this side queued. Requests above it are not
@@ -213,6 +216,12 @@ final class NGHTTP2Session {
                 return
             }
             guard count > 0, let data else { return }
+            if splicesHeaders, count > 9, data[3] == NGHTTP2.frameHeaders,
+                appendSplicingHeaders(data, count, to: &buffer)
+            {
+                if isDead { return }
+                continue
+            }
             buffer.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
         }
     }

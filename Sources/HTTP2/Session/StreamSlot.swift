@@ -30,6 +30,9 @@ struct StreamSlot {
     var token: UInt64 = 0
     /// Keeps NO_COPY header memory alive until the stream closes (client and server).
     var headerBlock: HTTP2HeaderBlock?
+    /// Client: nghttp2 was given the block's real field, not the placeholder its pre-encoded field
+    /// goes in for (HPACKPreEncodedField; a request whose header block might be split).
+    var realFieldSubmitted = false
     /// The body being sent and how much of it nghttp2 has taken.
     var outgoingBody: [UInt8] = []
     var outgoingOffset = 0
@@ -72,6 +75,7 @@ struct StreamSlot {
         streamID = 0
         token = 0
         headerBlock = nil
+        realFieldSubmitted = false
         outgoingBody = []
         outgoingOffset = 0
         headersSent = false

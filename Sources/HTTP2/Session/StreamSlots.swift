@@ -51,6 +51,13 @@ struct StreamSlots {
         body(&slots[Int(index)])
     }
 
+    /// The pre-encoded field of slot `index`'s header block, if it is spliced in, read without
+    /// copying the slot.
+    func preEncodedField(_ index: Int32) -> HPACKPreEncodedField? {
+        guard !slots[Int(index)].realFieldSubmitted else { return nil }
+        return slots[Int(index)].headerBlock?.preEncoded
+    }
+
     /// The open slot `userData` names, if it belongs to `streamID`.
     func openSlot(userData: UnsafeMutableRawPointer?, streamID: Int32) -> Int32? {
         // Field by field: copying the slot would retain and release every buffer in it.
