@@ -50,6 +50,15 @@ struct SessionPreEncodedFieldTests {
         )
     }
 
+    /// The nghttp2 linked here hands out one whole frame per mem_send call, so fields are
+    /// pre-encoded (were the check false, every field would be sent as nghttp2 encodes it, and
+    /// the splice tests below would compare nothing spliced).
+    @Test func theLinkedLibraryPassesTheSpliceCheck() {
+        #expect(HPACKPreEncodedField.checkLibrary())
+        #expect(HPACKPreEncodedField.libraryHandsOutWholeFrames)
+        #expect(HPACKPreEncodedField.make(HTTP2Header("authorization", "bearer abc.def.ghi")) != nil)
+    }
+
     @Test(
         "the bytes sent are those nghttp2 writes for the real field; fields nghttp2 would index are sent as usual",
         arguments: ["authorization", "apns-topic", "x-absent"])

@@ -56,6 +56,7 @@ final class HPACKPreEncodedField: @unchecked Sendable {
     /// Encodes `field` and the placeholder with nghttp2's deflater; nil unless both come out
     /// as never-indexed literals (RFC 7541 section 6.2.3) and the field within `maximumEncodedCount`.
     static func make(_ field: HTTP2Header) -> HPACKPreEncodedField? {
+        guard libraryHandsOutWholeFrames else { return nil }  // see HPACKPreEncodedField+LibraryCheck.swift
         guard !field.value.isEmpty else { return nil }
         let flags = field.neverIndex ? NGHTTP2.nvFlagNoIndex : NGHTTP2.flagNone
         guard let placeholder = neverIndexed(name: field.name, value: placeholderValue, flags: flags),
@@ -66,7 +67,7 @@ final class HPACKPreEncodedField: @unchecked Sendable {
     }
 
     /// The representation a fresh deflater writes for the field, if it is a never-indexed literal.
-    private static func neverIndexed(name: [UInt8], value: [UInt8], flags: UInt8) -> [UInt8]? {
+    static func neverIndexed(name: [UInt8], value: [UInt8], flags: UInt8) -> [UInt8]? {
         var deflater: OpaquePointer?
         guard nghttp2_hd_deflate_new(&deflater, 4096) == 0, let deflater else { return nil }
         defer { nghttp2_hd_deflate_del(deflater) }
