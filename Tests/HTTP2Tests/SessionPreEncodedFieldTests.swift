@@ -50,6 +50,28 @@ struct SessionPreEncodedFieldTests {
         )
     }
 
+    /// Found by review: a pre-encoded block used for a response (servers never splice) sent the
+    /// placeholder "~"; a response is given the real field.
+    @Test func aPreEncodedBlockInAResponseSendsTheRealValue() throws {
+        let pair = try SessionPair()
+        let block = try HTTP2HeaderBlock(
+            [HTTP2Header("authorization", "bearer real-value")], preEncoding: "authorization")
+        #expect(block.preEncoded != nil)
+        pair.serverEvents.respond = { session, request in
+            try session.submitResponse(streamID: request.streamID, status: 200, headerBlock: block, body: [1])
+        }
+        var path = HTTP2HeaderBuffer()
+        path.append(":path", "/3/device/1", neverIndex: true)
+        try pair.client.submitRequest(
+            headers: try Self.block(authorization: "bearer x", preEncoding: nil), extraHeaders: path, body: [1],
+            token: 1)
+        try pair.pump()
+        #expect(pair.serverEvents.respondErrors.isEmpty, "\(pair.serverEvents.respondErrors)")
+        #expect(pair.clientEvents.failures.isEmpty, "\(pair.clientEvents.failures)")
+        let response = try #require(pair.clientEvents.responses[1])
+        #expect(response.headers.value(for: "authorization") == "bearer real-value")
+    }
+
     /// The nghttp2 linked here hands out one whole frame per mem_send call, so fields are
     /// pre-encoded (were the check false, every field would be sent as nghttp2 encodes it, and
     /// the splice tests below would compare nothing spliced).

@@ -26,14 +26,22 @@ extension NGHTTP2Session {
             Int32(
                 bitPattern: UInt32(data[5]) << 24 | UInt32(data[6]) << 16 | UInt32(data[7]) << 8
                     | UInt32(data[8])) & Int32.max
-        guard let index = slot(session, streamID), let field = slots.preEncodedField(index) else {
-            return false
-        }
         let length = Int(data[0]) << 16 | Int(data[1]) << 8 | Int(data[2])
         let flags = data[4]
         let padded = flags & UInt8(NGHTTP2_FLAG_PADDED.rawValue) != 0
         let start = 9 + (padded ? 1 : 0) + (flags & UInt8(NGHTTP2_FLAG_PRIORITY.rawValue) != 0 ? 5 : 0)
         let end = 9 + length - (padded && count > 9 ? Int(data[9]) : 0)
+        guard let index = slot(session, streamID), let field = slots.preEncodedField(index) else {
+            // Nothing to put in (the stream's request had the real field, or no pre-encoded one):
+            // the frame must not carry a placeholder either. Never seen; checked, not assumed.
+            if let known = lastPreEncodedField, count == 9 + length, start <= end,
+                Self.representation(
+                    known.placeholderBytes, in: UnsafeBufferPointer(start: data + start, count: end - start)) != nil
+            {
+                return failSplice(streamID)
+            }
+            return false
+        }
         let placeholder = field.placeholderBytes
         let encoded = field.encodedBytes
         let newLength = length - placeholder.count + encoded.count

@@ -51,26 +51,31 @@ extension NGHTTP2Session {
         slot index: Int32
     ) {
         guard let block, let field = block.preEncoded else { return }
+        if lastPreEncodedField !== field { lastPreEncodedField = field }
         // A representation is at most its name, its value and 8 bytes of prefix and lengths (for
         // names and values under 16,384 bytes); 8 more for a table size update.
         let bound = block.byteCount + (buffer?.byteCount ?? 0) + 8 * count + 8 + field.encoded.count
-        guard bound <= Self.minimumMaxFrameSize else {
-            submitRealField(field, of: block, fields, count)
+        // The real field when the block might be split; should it not be found (it always is), the
+        // splice takes over and fails the session rather than send the placeholder.
+        if bound > Self.minimumMaxFrameSize, submitRealField(field, of: block, fields, count) {
             slots[index].realFieldSubmitted = true
             return
         }
         splicesHeaders = true
     }
 
-    /// Puts the block's real field where its placeholder is in `fieldScratch`.
-    private func submitRealField(
+    /// Puts the block's real field where its placeholder is in `fieldScratch`; false if no field
+    /// there is the placeholder.
+    @discardableResult
+    func submitRealField(
         _ field: HPACKPreEncodedField, of block: HTTP2HeaderBlock, _ fields: UnsafePointer<nghttp2_nv>, _ count: Int
-    ) {
+    ) -> Bool {
         for position in 0..<count where fields[position].value == block.placeholderValue {
             fieldScratch[position].value = UnsafeMutablePointer(mutating: field.value.baseAddress)
             fieldScratch[position].valuelen = field.value.count
-            return
+            return true
         }
+        return false
     }
 
     /// Whether the request's `:method` (among its leading pseudo-headers) is HEAD or CONNECT, whose
@@ -113,6 +118,8 @@ extension NGHTTP2Session {
         }
         let userData = StreamSlots.userData(index)
         let result = withFields(block: block, buffer: buffer, status: status) { fields, count in
+            // A response is never spliced: a pre-encoded block's real field goes to nghttp2.
+            if let block, let field = block.preEncoded { submitRealField(field, of: block, fields, count) }
             guard hasBody else { return nghttp2_submit_response(session, streamID, fields, count, nil) }
             var provider = nghttp2_data_provider(
                 source: nghttp2_data_source(ptr: userData), read_callback: readOutgoingBody)

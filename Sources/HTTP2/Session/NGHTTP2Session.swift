@@ -74,6 +74,9 @@ final class NGHTTP2Session {
     /// Client: a request was submitted with a pre-encoded field (NGHTTP2Session+Splice.swift), so
     /// outgoing HEADERS frames are looked at.
     @exclusivity(unchecked) var splicesHeaders = false
+    /// The last pre-encoded field a request was submitted with: its placeholder is what a HEADERS
+    /// frame with nothing to put in must not carry (see NGHTTP2Session+Splice.swift).
+    @exclusivity(unchecked) var lastPreEncodedField: HPACKPreEncodedField?
     /// GOAWAY frames this side asked for that nghttp2 has not yet sent (the others are nghttp2's own).
     var localGoAwaysPending = 0
     /// Server: the lowest last-stream-id of the GOAWAYs this side queued. Requests above it are not
