@@ -77,15 +77,12 @@ extension HPACKPreEncodedField {
             let length = Int(chunk[0]) << 16 | Int(chunk[1]) << 8 | Int(chunk[2])
             guard chunk.count == 9 + length else { return false }  // more or less than one frame
             if chunk[3] == NGHTTP2.frameHeaders {
-                let flags = chunk[4]
-                let padded = flags & UInt8(NGHTTP2_FLAG_PADDED.rawValue) != 0
-                let start = 9 + (padded ? 1 : 0) + (flags & UInt8(NGHTTP2_FLAG_PRIORITY.rawValue) != 0 ? 5 : 0)
-                let end = chunk.count - (padded && chunk.count > 9 ? Int(chunk[9]) : 0)
-                guard flags & UInt8(NGHTTP2_FLAG_END_HEADERS.rawValue) != 0, start <= end else { return false }
-                let found = placeholder.withUnsafeBufferPointer {
-                    NGHTTP2Session.representation($0, in: UnsafeBufferPointer(rebasing: chunk[start..<end]))
-                }
-                guard found != nil else { return false }
+                guard let base = chunk.baseAddress,
+                    let frame = NGHTTP2Session.HeadersFrameLayout(base, chunk.count), frame.endsHeaders,
+                    placeholder.withUnsafeBufferPointer({
+                        NGHTTP2Session.representation($0, in: frame.block(base))
+                    }) != nil
+                else { return false }
                 sawHeaders = true
             }
         }

@@ -26,17 +26,12 @@ extension NGHTTP2Session {
             Int32(
                 bitPattern: UInt32(data[5]) << 24 | UInt32(data[6]) << 16 | UInt32(data[7]) << 8
                     | UInt32(data[8])) & Int32.max
-        let length = Int(data[0]) << 16 | Int(data[1]) << 8 | Int(data[2])
-        let flags = data[4]
-        let padded = flags & UInt8(NGHTTP2_FLAG_PADDED.rawValue) != 0
-        let start = 9 + (padded ? 1 : 0) + (flags & UInt8(NGHTTP2_FLAG_PRIORITY.rawValue) != 0 ? 5 : 0)
-        let end = 9 + length - (padded && count > 9 ? Int(data[9]) : 0)
+        let frame = HeadersFrameLayout(data, count)
         guard let index = slot(session, streamID), let field = slots.preEncodedField(index) else {
             // Nothing to put in (the stream's request had the real field, or no pre-encoded one):
             // the frame must not carry a placeholder either. Never seen; checked, not assumed.
-            if let known = lastPreEncodedField, count == 9 + length, start <= end,
-                Self.representation(
-                    known.placeholderBytes, in: UnsafeBufferPointer(start: data + start, count: end - start)) != nil
+            if let known = lastPreEncodedField, let frame,
+                Self.representation(known.placeholderBytes, in: frame.block(data)) != nil
             {
                 return failSplice(streamID)
             }
@@ -44,27 +39,51 @@ extension NGHTTP2Session {
         }
         let placeholder = field.placeholderBytes
         let encoded = field.encodedBytes
-        let newLength = length - placeholder.count + encoded.count
-        guard count == 9 + length, flags & UInt8(NGHTTP2_FLAG_END_HEADERS.rawValue) != 0, start <= end,
-            newLength <= Self.minimumMaxFrameSize,
-            let at = Self.representation(placeholder, in: UnsafeBufferPointer(start: data + start, count: end - start))
+        guard let frame, frame.endsHeaders else { return failSplice(streamID) }
+        let newLength = frame.length - placeholder.count + encoded.count
+        guard newLength <= Self.minimumMaxFrameSize, let at = Self.representation(placeholder, in: frame.block(data))
         else { return failSplice(streamID) }
         // The frame laid out on the stack and appended once (each append costs ~115 instructions).
-        let placeholderStart = start + at
+        let placeholderStart = frame.blockStart + at
         let rest = placeholderStart + placeholder.count
-        let total = 9 + newLength
-        let appended = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { frame -> Bool in
-            guard let base = frame.baseAddress, let encodedBase = encoded.baseAddress else { return false }
+        let appended = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 9 + newLength) { spliced -> Bool in
+            guard let base = spliced.baseAddress, let encodedBase = encoded.baseAddress else { return false }
             base.update(from: data, count: placeholderStart)
             base[0] = UInt8(truncatingIfNeeded: newLength >> 16)
             base[1] = UInt8(truncatingIfNeeded: newLength >> 8)
             base[2] = UInt8(truncatingIfNeeded: newLength)
             (base + placeholderStart).update(from: encodedBase, count: encoded.count)
             (base + placeholderStart + encoded.count).update(from: data + rest, count: count - rest)
-            buffer.append(contentsOf: UnsafeBufferPointer(frame))
+            buffer.append(contentsOf: UnsafeBufferPointer(spliced))
             return true
         }
         return appended || failSplice(streamID)
+    }
+
+    /// Where a HEADERS frame's header block lies, for a chunk that is exactly one frame.
+    struct HeadersFrameLayout {
+        /// The frame's payload length.
+        let length: Int
+        let endsHeaders: Bool
+        /// The header block: past the pad length and priority fields, before the padding.
+        let blockStart: Int
+        let blockEnd: Int
+
+        /// Nil unless the `count` bytes at `data` are one whole frame whose padding fits.
+        init?(_ data: UnsafePointer<UInt8>, _ count: Int) {
+            guard count > 9 else { return nil }
+            length = Int(data[0]) << 16 | Int(data[1]) << 8 | Int(data[2])
+            let flags = data[4]
+            let padded = flags & UInt8(NGHTTP2_FLAG_PADDED.rawValue) != 0
+            endsHeaders = flags & UInt8(NGHTTP2_FLAG_END_HEADERS.rawValue) != 0
+            blockStart = 9 + (padded ? 1 : 0) + (flags & UInt8(NGHTTP2_FLAG_PRIORITY.rawValue) != 0 ? 5 : 0)
+            blockEnd = 9 + length - (padded ? Int(data[9]) : 0)
+            guard count == 9 + length, blockStart <= blockEnd else { return nil }
+        }
+
+        func block(_ data: UnsafePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: data + blockStart, count: blockEnd - blockStart)
+        }
     }
 
     /// The session fails rather than send a placeholder; the frame is dropped.
