@@ -94,9 +94,8 @@ struct ResponseFieldCheck {
         return .keep
     }
 
-    /// The names checked, as little-endian words (`ResponseFieldCheckTests` checks each against its text).
-
-    /// The names as words (shared with the request checks).
+    /// The names checked, as little-endian words, shared with the request checks
+    /// (`ResponseFieldCheckTests` checks each against its text).
     typealias Words = RequestFieldCheck.Words
 
     private mutating func contentLengthField(_ value: UnsafeBufferPointer<UInt8>) -> Verdict {
