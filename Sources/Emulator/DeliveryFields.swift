@@ -73,32 +73,23 @@ extension DeliveryRecord {
     }
 
     /// Writes an accepted push's five string fields into `buffer` (exactly their size): the token's
-    /// hex digits lowercased as `DeviceToken` does (setting 0x20 lowercases A-F and leaves 0-9 as
-    /// they are), eight at a time, the others as they are. Returns where each field ends.
+    /// hex digits lowercased as `DeviceToken` does (`copyLowercased`), the others as they are.
+    /// Returns where each field ends.
     static func fillAccepted(
         _ buffer: UnsafeMutableBufferPointer<UInt8>, token: UnsafeBufferPointer<UInt8>,
         topic: UnsafeBufferPointer<UInt8>?, pushType: UnsafeBufferPointer<UInt8>, apnsID: UnsafeBufferPointer<UInt8>,
         uniqueID: UnsafeBufferPointer<UInt8>?
     ) -> (UInt32, UInt32, UInt32, UInt32, UInt32) {
-        var offset = 0
+        if let base = buffer.baseAddress, let source = token.baseAddress {
+            DeliveryFields.copyLowercased(source, to: base, count: token.count)
+        }
+        var offset = token.count
         func copy(_ part: UnsafeBufferPointer<UInt8>?) -> UInt32 {
             if let part, let base = buffer.baseAddress, let source = part.baseAddress {
                 (base + offset).update(from: source, count: part.count)
                 offset += part.count
             }
             return UInt32(truncatingIfNeeded: offset)
-        }
-        if let base = buffer.baseAddress, let source = token.baseAddress {
-            let raw = UnsafeMutableRawPointer(base)
-            while offset + 8 <= token.count {
-                let word = UnsafeRawPointer(source + offset).loadUnaligned(as: UInt64.self)
-                raw.storeBytes(of: word | 0x2020_2020_2020_2020, toByteOffset: offset, as: UInt64.self)
-                offset += 8
-            }
-        }
-        while offset < token.count {
-            buffer[offset] = token[offset] | 0x20
-            offset += 1
         }
         return (UInt32(truncatingIfNeeded: offset), copy(topic), copy(pushType), copy(apnsID), copy(uniqueID))
     }

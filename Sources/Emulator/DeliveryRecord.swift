@@ -88,11 +88,8 @@ struct DeliveryRecord: Sendable {
     /// The field's text, or nil when absent.
     subscript(field: Field) -> String? {
         guard present & (1 << field.rawValue) != 0 else { return nil }
-        let end = withUnsafeBytes(of: ends) { $0.load(fromByteOffset: 4 * field.rawValue, as: UInt32.self) }
-        let start =
-            field.rawValue == 0
-            ? 0 : withUnsafeBytes(of: ends) { $0.load(fromByteOffset: 4 * (field.rawValue - 1), as: UInt32.self) }
-        return text.withBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)]), as: UTF8.self) }
+        let (start, end) = fieldRange(field.rawValue)
+        return text.withBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
     }
 
     var hasFault: Bool { present & (1 << Field.fault.rawValue) != 0 }

@@ -68,22 +68,21 @@ extension SQLiteEmulatorStore {
                 [.integer(oldest)]
             ) { ($0.int(0) ?? 0, $0.int(1) ?? 0, $0.bytes(2) ?? [], $0.int(3) ?? 0) }
             for (first, last, blob, format) in rows {
+                guard format == 4 || format == 5 else {
+                    throw EmulatorStoreError.corrupt(
+                        table: "delivery_batches", column: "format",
+                        value: "\(format) (batch \(first)...\(last); formats 4 and 5 are known)")
+                }
                 let decoded: [DeliveryRecord]
-                do {
-                    switch format {
-                    case 4: decoded = try DeliveryRecord.decodeAll(blob)
-                    case 5:
-                        // At most the records the row declares, within the text budget of its size:
-                        // a damaged row is refused, not decoded into gigabytes.
-                        decoded = try DeliveryRecord.decodeCompactAll(
-                            blob, limit: max(0, last - first + 1), textBudget: DeliveryRecord.textBudget(ofRow: blob.count))
-                    default:
-                        throw EmulatorStoreError.corrupt(
-                            table: "delivery_batches", column: "format",
-                            value: "\(format) (batch \(first)...\(last); formats 4 and 5 are known)")
-                    }
-                } catch let error as EmulatorStoreError {
-                    throw error
+                do throws(DeliveryRecordDecodingError) {
+                    // Format 5: at most the records the row declares, within the text budget of its
+                    // size: a damaged row is refused, not decoded into gigabytes.
+                    decoded =
+                        format == 4
+                        ? try DeliveryRecord.decodeAll(blob)
+                        : try DeliveryRecord.decodeCompactAll(
+                            blob, limit: max(0, last - first + 1),
+                            textBudget: DeliveryRecord.textBudget(ofRow: blob.count))
                 } catch {
                     throw EmulatorStoreError.corrupt(
                         table: "delivery_batches", column: "records", value: "batch \(first)...\(last): \(error)")
