@@ -97,7 +97,7 @@ struct SQLiteDeliveryBatchTests {
         {
             $0.int(0) ?? 0
         }
-        #expect(largest.allSatisfy { $0 <= SQLiteEmulatorStore.rowByteLimit })
+        #expect(largest.allSatisfy { $0 <= DeliveryRowLimits.bytes })
         let tables = try SQLiteDatabase(path: fixture.path).query(
             "SELECT count(*) FROM sqlite_master WHERE name = 'deliveries'"
         ) { $0.int(0) }

@@ -98,11 +98,6 @@ extension SQLiteEmulatorStore {
         }
     }
 
-    /// Most entries in one row.
-    static let rowEntryLimit = DeliveryRowLimits.entries
-    /// Most bytes of records in one row, unless its one record is larger.
-    static let rowByteLimit = DeliveryRowLimits.bytes
-
     /// Writes `rows` (each within the row limits) numbered from `first`.
     static func insert(_ rows: [EncodedDeliveryRow], first: Int, into database: SQLiteDatabase) throws(SQLiteError) {
         var next = first
@@ -127,9 +122,9 @@ extension SQLiteEmulatorStore {
         while start < records.count {
             var end = start
             var bytes = 0
-            while end < records.count, end - start < rowEntryLimit {
+            while end < records.count, end - start < DeliveryRowLimits.entries {
                 let size = records[end].encodedSize
-                if end > start, bytes + size > rowByteLimit { break }
+                if end > start, bytes + size > DeliveryRowLimits.bytes { break }
                 bytes += size
                 end += 1
             }
