@@ -1,8 +1,5 @@
 import APNs
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One line of a bulk NDJSON request stream: `{"token": "...", "payload": {...}}` with, optionally,
 /// any header by its APNs name; absent headers take the command line's defaults.
