@@ -21,10 +21,6 @@ struct BulkLineFields {
     var payloadIsKnown = false
     /// Header keys and their values as text (strings as they are, integers as written).
     var headers: [(key: String, value: String)] = []
-
-    func header(_ key: String) -> String? {
-        headers.first { $0.key == key }?.value
-    }
 }
 
 enum BulkLineScanner {

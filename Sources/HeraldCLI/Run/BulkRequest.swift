@@ -1,8 +1,5 @@
 import APNs
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One line of a bulk NDJSON request stream: `{"token": "...", "payload": {...}}` with, optionally,
 /// any header by its APNs name; absent headers take the command line's defaults.
@@ -16,7 +13,7 @@ struct BulkRequestDecoder {
     /// Whether a notification without an apns-id gets a random one here (a bulk send: the
     /// sender would give it one anyway; on the decoding thread it costs the loop nothing).
     var assignIDs = false
-    /// The command line's headers checked ahead (`prepared()`), read without a lock.
+    /// The command line's headers checked ahead (`prepared()`); nil: checked at each line that takes them all.
     var checked: Result<Defaults, FieldError>? = nil
     /// Push types inferred so far (see `inferredPushType`), the last payload and topic.
     let lintCache = LintCache()
@@ -160,27 +157,23 @@ struct BulkRequestDecoder {
     }
 
     /// This decoder with the command line's headers checked ahead, for a thread that decodes many
-    /// lines (the same results; no lock per line for them).
+    /// lines (the same results, not checked again per line).
     func prepared() -> BulkRequestDecoder {
         var decoder = self
         decoder.checked = checkedDefaults()
         return decoder
     }
 
-    /// The command line's header values, checked at the first line that takes them all (the
-    /// decoder's defaults do not change once lines are decoded); a failure leaves every line to
-    /// `build(texts:)`, which words the error as for any line.
+    /// The command line's header values, checked (once, by `prepared()`, for a decoding thread); a
+    /// failure leaves every line to `build(texts:)`, which words the error as for any line.
     private func checkedDefaults() -> Result<Defaults, FieldError> {
-        if let known = lintCache.state.withLock({ $0.defaults }) { return known }
-        let checked = Result { () throws(FieldError) in
+        Result { () throws(FieldError) in
             Defaults(
                 topic: try topic.map(Topic.init), pushType: try pushType.map(PushType.init(headerValue:)),
                 priority: try priority.map(Priority.init(headerValue:)),
                 expiration: try expiration.map(Expiration.init(headerValue:)),
                 collapseID: try collapseID.map(CollapseID.init))
         }
-        lintCache.state.withLock { $0.defaults = checked }
-        return checked
     }
 
     /// The notification of a line that gives only its token and payload.
@@ -270,8 +263,6 @@ final class LintCache: Sendable {
         var lastPushType: PushType?
         /// The topic of the last line (`topicValue`).
         var lastTopic: Topic?
-        /// The command line's headers, once checked (`checkedDefaults`).
-        var defaults: Result<BulkRequestDecoder.Defaults, FieldError>?
         /// The payload of the last line read by the scan (`newPayload`).
         var lastPayload: [UInt8] = []
     }

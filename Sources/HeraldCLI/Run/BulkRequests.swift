@@ -215,6 +215,7 @@ private final class LineDecoding: @unchecked Sendable {
         var batch: [Notification?] = []
         batch.reserveCapacity(BulkRequests.batchSize)
         var sweeper = NotificationGraveyard.Sweeper()
+        var readError: InputError?
         while true {
             sweeper.freeOne(into: graveyard)
             var outcome = LineOutcome.blank
@@ -222,9 +223,8 @@ private final class LineDecoding: @unchecked Sendable {
                 // Decoded where the line lies in the reader's buffer (no copy of it per line).
                 guard try reader.withNextLine({ line in outcome = decode(line, number: number + 1) }) else { break }
             } catch {
-                publish(invalid: invalid, readError: error)
-                _ = handover.put(.init(notifications: batch, last: true))
-                return
+                readError = error
+                break
             }
             number += 1
             switch consume outcome {
@@ -244,7 +244,7 @@ private final class LineDecoding: @unchecked Sendable {
                 }
             }
         }
-        publish(invalid: invalid, readError: nil)
+        publish(invalid: invalid, readError: readError)
         _ = handover.put(.init(notifications: batch, last: true))
     }
 

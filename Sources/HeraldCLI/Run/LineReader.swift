@@ -72,29 +72,32 @@ final class FileLineReader: LineReader {
     }
 
     func withNextLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(InputError) -> Bool {
+        // The line ends at the next `\n`, else (at the end of input) with the bytes left.
+        var lineEnd: Int
+        let next: Int  // where the line after it starts
         while true {
             if let newline = newlineIndex() {
-                let lineEnd = newline > start && buffer[newline - 1] == 0x0D ? newline - 1 : newline
-                let lineStart = start
-                bytesConsumed += newline + 1 - start
-                start = newline + 1
-                buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[lineStart..<lineEnd])) }
-                return true
+                lineEnd = newline
+                next = newline + 1
+                break
             }
             if atEnd {
                 guard start < end else { return false }
-                let lineStart = start
-                let lineEnd = buffer[end - 1] == 0x0D ? end - 1 : end
-                bytesConsumed += end - start
-                start = end
-                buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[lineStart..<lineEnd])) }
-                return true
+                lineEnd = end
+                next = end
+                break
             }
             if end - start > Self.maximumLineBytes {
                 throw InputError("\(name) has a line longer than \(Self.maximumLineBytes >> 20) MiB")
             }
             try fill()
         }
+        let lineStart = start
+        bytesConsumed += next - lineStart
+        start = next
+        if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+        buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[lineStart..<lineEnd])) }
+        return true
     }
 
     /// The index of the next `\n` in `start..<end` (memchr: a bulk send scans every byte of its input).
