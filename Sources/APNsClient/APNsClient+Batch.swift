@@ -12,8 +12,8 @@ extension APNsClient {
     /// was measured slower: a wake-up of the collecting loop per result.)
     public func sendAll<Notifications: Sequence>(
         _ notifications: Notifications, concurrency: Int = 1000,
-        onResult: (Notification, Result<APNsResponse, APNsClientError>) async -> Void
-    ) async where Notifications.Element == Notification {
+        onResult: (APNsNotification, Result<APNsResponse, APNsClientError>) async -> Void
+    ) async where Notifications.Element == APNsNotification {
         guard let executor = preferredTaskExecutor() else {
             await sendAll(notifications, concurrency: concurrency, on: nil, onResult: onResult)
             return
@@ -61,8 +61,8 @@ extension APNsClient {
     /// (a slow one holds the loop, and so the sending). `onResult` gets the notification as sent,
     /// with the apns-id it was given. With another transport this is `sendAll`.
     public func sendEach(
-        concurrency: Int = 1000, next: @escaping () -> Notification?,
-        onResult: @escaping (consuming Notification, Result<APNsResponse, APNsClientError>) -> Void
+        concurrency: Int = 1000, next: @escaping () -> APNsNotification?,
+        onResult: @escaping (consuming APNsNotification, Result<APNsResponse, APNsClientError>) -> Void
     ) async {
         guard let http2 else {
             await sendAll(AnyIterator(next), concurrency: concurrency) { notification, result in

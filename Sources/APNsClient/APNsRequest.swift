@@ -55,7 +55,7 @@ public struct APNsRequest: Sendable, Equatable {
     }
 
     /// `authorization` is `bearer <JWT>` for token auth, nil with a client certificate.
-    public init(notification: borrowing Notification, authority: String, authorization: String?) {
+    public init(notification: borrowing APNsNotification, authority: String, authorization: String?) {
         let id = notification.apnsID.map { $0.value } ?? APNsID.random().value
         self.body = notification.payload.bytes
         self.fixed = Fixed(apnsID: id, authority: authority, authorization: authorization, wire: WireValues(notification))

@@ -53,7 +53,7 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
     /// Writes the version 4 UUID made of these 128 random bits (the version and variant bits set)
     /// in lowercase 8-4-4-4-12 form over the first 36 bytes of `out`. For callers that keep ids
     /// in their own buffers (the emulator's answers) as well as `random`.
-    public static func writeVersion4(high: UInt64, low: UInt64, into out: UnsafeMutableBufferPointer<UInt8>) {
+    package static func writeVersion4(high: UInt64, low: UInt64, into out: UnsafeMutableBufferPointer<UInt8>) {
         precondition(out.count >= 36, "a UUID takes 36 bytes")
         let high = high & 0xFFFF_FFFF_FFFF_0FFF | 0x4000  // version 4
         let low = low & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000  // RFC 4122 variant
