@@ -9,7 +9,7 @@ extension APNsClient {
     /// The loop that takes notifications from the sequence, collects results and calls `onResult`
     /// runs on one of the transport's event loops (when it has them), and so do the sending tasks:
     /// nothing hops between threads per notification. (Spreading the sending tasks over all loops
-    /// was measured slower: a wake-up of the collecting loop per result.)
+    /// would wake the collecting loop once per result.)
     public func sendAll<Notifications: Sequence>(
         _ notifications: Notifications, concurrency: Int = 1000,
         onResult: (APNsNotification, Result<APNsResponse, APNsClientError>) async -> Void

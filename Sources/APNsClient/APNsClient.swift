@@ -138,7 +138,7 @@ public final class APNsClient: Sendable {
 
     /// Waits `delay` before a resend. Kept out of `attempt` on purpose: `Task.sleep(for:)` there
     /// made every send allocate room for a `ContinuousClock` value in its async frame, resend or
-    /// not (~120 instructions per notification).
+    /// not.
     @inline(never)
     private static nonisolated(nonsending) func pause(for delay: Duration) async {
         try? await Task.sleep(for: delay)

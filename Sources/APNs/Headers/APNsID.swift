@@ -30,8 +30,7 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Two seeds are drawn from the system generator once per process; each id mixes them with a
     /// process-wide counter (SplitMix64's finaliser, a bijection), so ids never repeat in a process
-    /// and cost no system call (the system generator makes one per draw: two per id was measured
-    /// at a few percent of a bulk send).
+    /// and cost no system call (the system generator makes one per draw, two per id).
     public static func random() -> APNsID {
         let count = IDStream.counter.wrappingAdd(1, ordering: .relaxed).oldValue &* SplitMix64.increment
         var draws = TwoDraws(
