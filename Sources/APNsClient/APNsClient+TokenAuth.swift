@@ -12,8 +12,10 @@ extension APNsClient {
     /// - Parameters:
     ///   - authKeyPath: the PEM `.p8` file (a P-256 key); read once, here.
     ///   - keyID: the key's 10-character id; `teamID`: the developer team's 10-character id.
-    ///   - connections: HTTP/2 connections opened at most (each carries up to 1000 concurrent streams).
+    ///   - connections: HTTP/2 connections opened at most (each carries as many concurrent streams as
+    ///     APNs allows it).
     ///   - caFile: a PEM file of CAs to trust instead of the system's (an emulator's CA).
+    ///   - onPrunableToken: told of each token APNs says is dead, for your token store to prune.
     /// Broadcasts and channel management go to `endpoint` too (an emulator serves all three); for
     /// Apple's own broadcast hosts use ``init(endpoint:credentials:transport:retryPolicy:requestTimeout:onPrunableToken:broadcastRoutes:)``.
     /// Throws `.providerToken` when the key file cannot be read or the ids are malformed, and
