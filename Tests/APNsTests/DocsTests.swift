@@ -29,4 +29,16 @@ struct DocsTests {
         #expect(example.contains("APNsClient("), "the example sends through the client")
         #expect(readme.contains("```swift\n" + example + "```\n"), "README.md's copy differs from the example's file")
     }
+
+    /// Every product the README's dependency lines name is a library product of Package.swift.
+    @Test func readmeNamesOnlyRealLibraryProducts() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let named = readme.components(separatedBy: ".product(name: \"").dropFirst()
+            .compactMap { $0.split(separator: "\"").first.map(String.init) }
+        #expect(named.count >= 4)
+        for product in named {
+            #expect(manifest.contains(".library(name: \"\(product)\""), "README names product \(product)")
+        }
+    }
 }
