@@ -5,13 +5,24 @@ import PackageDescription
 
 let package = Package(
     name: "Herald",
+    // Products are what another package may depend on. The benchmark executables are not among them:
+    // SwiftPM still builds and runs a root package's executable targets by name (`swift build --product
+    // herald-bench`, `swift run bulk-bench`), which is all scripts/bench-* and scripts/callgrind-* need.
+    // HeraldCLI is not a library product either: its interface is the command line (the `herald`
+    // product), and everything it does is a call into the libraries below, which are.
     products: [
         .executable(name: "herald", targets: ["herald"]),
-        .executable(name: "herald-bench", targets: ["herald-bench"]),
-        .executable(name: "emulator-bench", targets: ["emulator-bench"]),
-        .executable(name: "bulk-bench", targets: ["bulk-bench"]),
         .library(name: "APNs", targets: ["APNs"]),
         .library(name: "Keys", targets: ["Keys"]),
+        // The client; its transport (event loops, HTTP/2 over TLS) is the HTTP2 product.
+        .library(name: "APNsClient", targets: ["APNsClient"]),
+        // Its own product because APNsClient's and Emulator's API names its types (EventLoopGroup,
+        // TLSContext, HTTP2Server), and it serves other HTTP/2 work (a gateway's API) as well.
+        .library(name: "HTTP2", targets: ["HTTP2"]),
+        // So that another package's tests can start an emulator in-process.
+        .library(name: "Emulator", targets: ["Emulator"]),
+        // The SQLite wrapper, for services built on Herald that keep their own state.
+        .library(name: "Storage", targets: ["Storage"]),
     ],
     targets: [
         // System library: OpenSSL 3 from Debian's libssl-dev.

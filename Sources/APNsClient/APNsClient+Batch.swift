@@ -9,11 +9,11 @@ extension APNsClient {
     /// The loop that takes notifications from the sequence, collects results and calls `onResult`
     /// runs on one of the transport's event loops (when it has them), and so do the sending tasks:
     /// nothing hops between threads per notification. (Spreading the sending tasks over all loops
-    /// was measured slower: a wake-up of the collecting loop per result.)
+    /// would wake the collecting loop once per result.)
     public func sendAll<Notifications: Sequence>(
         _ notifications: Notifications, concurrency: Int = 1000,
-        onResult: (Notification, Result<APNsResponse, APNsClientError>) async -> Void
-    ) async where Notifications.Element == Notification {
+        onResult: (APNsNotification, Result<APNsResponse, APNsClientError>) async -> Void
+    ) async where Notifications.Element == APNsNotification {
         guard let executor = preferredTaskExecutor() else {
             await sendAll(notifications, concurrency: concurrency, on: nil, onResult: onResult)
             return
@@ -61,8 +61,8 @@ extension APNsClient {
     /// (a slow one holds the loop, and so the sending). `onResult` gets the notification as sent,
     /// with the apns-id it was given. With another transport this is `sendAll`.
     public func sendEach(
-        concurrency: Int = 1000, next: @escaping () -> Notification?,
-        onResult: @escaping (consuming Notification, Result<APNsResponse, APNsClientError>) -> Void
+        concurrency: Int = 1000, next: @escaping () -> APNsNotification?,
+        onResult: @escaping (consuming APNsNotification, Result<APNsResponse, APNsClientError>) -> Void
     ) async {
         guard let http2 else {
             await sendAll(AnyIterator(next), concurrency: concurrency) { notification, result in

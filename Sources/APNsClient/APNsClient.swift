@@ -41,7 +41,8 @@ public final class APNsClient: Sendable {
     /// `endpoint.authority`, made once (the property builds a string).
     let authority: String
 
-    /// A client over any transport (tests pass a fake; `APNsClient.http2(...)` builds the real one).
+    /// A client over any transport (tests pass a fake; `HTTP2Transport` is the real one, and
+    /// `init(endpoint:authKeyPath:keyID:teamID:connections:)` builds it for the common case).
     /// `broadcastRoutes` carry broadcasts and channel management to Apple's own hosts for them;
     /// nil sends them to `endpoint` over `transport` (the emulator serves all three). The client
     /// shuts their transports down with its own.
@@ -63,12 +64,12 @@ public final class APNsClient: Sendable {
 
     /// Sends one notification; resends what the retry policy allows (same apns-id), re-signs the
     /// provider token once on ExpiredProviderToken.
-    public nonisolated(nonsending) func send(_ notification: Notification) async throws(APNsClientError) -> APNsResponse {
+    public nonisolated(nonsending) func send(_ notification: APNsNotification) async throws(APNsClientError) -> APNsResponse {
         try await outcome(notification).get()
     }
 
     /// `send`, with the outcome as a value (handy in task groups and result streams).
-    public nonisolated(nonsending) func result(for notification: Notification) async -> Result<APNsResponse, APNsClientError> {
+    public nonisolated(nonsending) func result(for notification: APNsNotification) async -> Result<APNsResponse, APNsClientError> {
         await outcome(notification)
     }
 
@@ -137,7 +138,7 @@ public final class APNsClient: Sendable {
 
     /// Waits `delay` before a resend. Kept out of `attempt` on purpose: `Task.sleep(for:)` there
     /// made every send allocate room for a `ContinuousClock` value in its async frame, resend or
-    /// not (~120 instructions per notification).
+    /// not.
     @inline(never)
     private static nonisolated(nonsending) func pause(for delay: Duration) async {
         try? await Task.sleep(for: delay)

@@ -3,8 +3,8 @@
 // entry's bytes are written to the WAL, read back and written again at the checkpoint, so the
 // writer's cost follows the bytes: format 4 spends a fixed 62-byte header and repeats the token,
 // topic and push type of every push; format 5 writes numbers as varints and a string field equal
-// to the previous record's in the same row by reference (~90 bytes for the benchmark's push
-// instead of ~220). Records back to back, each:
+// to the previous record's in the same row by reference, so a push like its predecessor costs
+// little more than its payload and ids. Records back to back, each:
 //
 //   byte 0   flags: bit 0 priority present; bit 1 the payload is the previous record's (not
 //            repeated); other bits 0

@@ -31,7 +31,7 @@ extension DeliveryRecord {
     var encodedSize: Int { Self.encodedHeaderSize + textCount + payload.count }
 
     /// The text's length: where its last field ends. (Not `text.count`: reading a `ManagedBuffer`'s
-    /// header is a dynamic exclusivity check, ~80 instructions, on the loops' hot path.)
+    /// header is a dynamic exclusivity check, a runtime call on the loops' hot path.)
     var textCount: Int { Int(ends.7) }
 
     /// `records` in the format of the file comment, back to back: one allocation, each record's

@@ -17,8 +17,8 @@
 // provider token, which `answer` then finds already accepted (exactly what it would have done
 // itself), so the answers are the ones `answer` alone gives.
 //
-// The answer's two headers go through a reused `HTTP2HeaderBuffer` (nghttp2 copies ~60 bytes at
-// submit) rather than a NO_COPY block: NO_COPY memory must stay unchanged until the frame is
+// The answer's two headers go through a reused `HTTP2HeaderBuffer` (nghttp2 copies their few
+// bytes at submit) rather than a NO_COPY block: NO_COPY memory must stay unchanged until the frame is
 // serialized, and these values change with every answer.
 
 import APNs

@@ -1,7 +1,7 @@
 // The bytes of a delivery record's string fields, in one allocation. A `[UInt8]` of a known size can
 // only be made through an unspecialized runtime path here (`Array(unsafeUninitializedCapacity:)` and
 // `Array(repeating:count:)` both look up `_ContiguousArrayStorage<UInt8>`'s generic metadata per
-// call: ~500 instructions, a tenth of a log record's cost); a final `ManagedBuffer` subclass is
+// call, a sizeable share of a log record's cost); a final `ManagedBuffer` subclass is
 // allocated with its own, static, metadata.
 
 /// Immutable bytes, written once by `make`'s closure and only read after; shared across threads

@@ -30,8 +30,7 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Two seeds are drawn from the system generator once per process; each id mixes them with a
     /// process-wide counter (SplitMix64's finaliser, a bijection), so ids never repeat in a process
-    /// and cost no system call (the system generator makes one per draw: two per id was measured
-    /// at a few percent of a bulk send).
+    /// and cost no system call (the system generator makes one per draw, two per id).
     public static func random() -> APNsID {
         let count = IDStream.counter.wrappingAdd(1, ordering: .relaxed).oldValue &* SplitMix64.increment
         var draws = TwoDraws(
@@ -53,7 +52,7 @@ public struct APNsID: Sendable, Hashable, CustomStringConvertible {
     /// Writes the version 4 UUID made of these 128 random bits (the version and variant bits set)
     /// in lowercase 8-4-4-4-12 form over the first 36 bytes of `out`. For callers that keep ids
     /// in their own buffers (the emulator's answers) as well as `random`.
-    public static func writeVersion4(high: UInt64, low: UInt64, into out: UnsafeMutableBufferPointer<UInt8>) {
+    package static func writeVersion4(high: UInt64, low: UInt64, into out: UnsafeMutableBufferPointer<UInt8>) {
         precondition(out.count >= 36, "a UUID takes 36 bytes")
         let high = high & 0xFFFF_FFFF_FFFF_0FFF | 0x4000  // version 4
         let low = low & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000  // RFC 4122 variant

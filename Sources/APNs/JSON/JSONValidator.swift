@@ -29,7 +29,7 @@ public enum JSONValidation: Sendable, Hashable {
 /// Strict JSON validation without parsing into values. Thread-safe (pure functions).
 public enum JSONValidator {
     /// Validates `bytes` as exactly one JSON value, as `JSONValue(parsing:)` would (depth limit included).
-    public static func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValidation {
+    package static func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValidation {
         var scanner = JSONScanner(bytes)
         guard let kind = scanner.scanDocument() else { return .invalid(offset: min(scanner.failure, bytes.count)) }
         return .valid(kind)

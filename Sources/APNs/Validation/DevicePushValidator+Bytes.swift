@@ -17,7 +17,7 @@
 extension DevicePushValidator {
     /// ``scanHeaders(_:method:path:policy:)`` for the concrete table an HTTP/2 server keeps (the
     /// generic body specialized for it, here in the module).
-    public static func scanHeaders(
+    package static func scanHeaders(
         _ fields: RawHeaderTable, method: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>,
         policy: DevicePushPolicy
     ) -> DevicePushHeaderScan {
@@ -27,7 +27,7 @@ extension DevicePushValidator {
     /// The header phase over bytes: `.accepted`/`.rejected` exactly as
     /// ``validateHeaders(_:policy:)`` answers the same request (a generated `apns-id` aside),
     /// or `.unsupported` when only the String-based phase can tell.
-    public static func scanHeaders(
+    package static func scanHeaders(
         _ fields: some RawHeaderFields, method: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>,
         policy: DevicePushPolicy
     ) -> DevicePushHeaderScan {

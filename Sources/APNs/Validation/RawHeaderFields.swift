@@ -5,7 +5,7 @@
 /// The buffers returned must stay valid while the validator runs and while the caller uses the
 /// field indices of its ``ScannedPushHeaders`` (an HTTP/2 server hands out views of the request's
 /// header storage).
-public protocol RawHeaderFields {
+package protocol RawHeaderFields {
     /// The number of fields.
     var fieldCount: Int { get }
     /// The name of field `index` (HTTP/2 sends names in lowercase).
@@ -16,28 +16,28 @@ public protocol RawHeaderFields {
 
 /// The headers of a device push that passed the header phase, read from bytes: parsed values, and
 /// the indices of the fields whose bytes the caller still needs (no `String` made for them).
-public struct ScannedPushHeaders: Sendable, Equatable {
+package struct ScannedPushHeaders: Sendable, Equatable {
     /// `apns-push-type`; `alert` when absent.
-    public let pushType: PushType
+    package let pushType: PushType
     /// `apns-priority`; 10 when absent.
-    public let priority: Priority
-    public let expiration: Expiration?
+    package let priority: Priority
+    package let expiration: Expiration?
     /// The field of the request's `apns-id` (a valid UUID, in either case: answer it in lowercase);
     /// nil when the request sent none and the answer needs a generated one.
-    public let apnsIDField: Int?
+    package let apnsIDField: Int?
     /// The field of `apns-topic` (valid for the push type); nil when absent or empty.
-    public let topicField: Int?
+    package let topicField: Int?
     /// The policy's default topic (with the push type's suffix) when `apns-topic` is absent.
-    public let defaultTopic: Topic?
-    public let collapseIDField: Int?
-    public let authorizationField: Int?
+    package let defaultTopic: Topic?
+    package let collapseIDField: Int?
+    package let authorizationField: Int?
 
     /// Where the device token's hex digits start in the path.
-    public static let tokenOffset = DevicePushValidator.pathPrefix.utf8.count
+    package static let tokenOffset = DevicePushValidator.pathPrefix.utf8.count
 }
 
 /// The outcome of ``DevicePushValidator/scanHeaders(_:method:path:policy:)``.
-public enum DevicePushHeaderScan: Sendable, Equatable {
+package enum DevicePushHeaderScan: Sendable, Equatable {
     case accepted(ScannedPushHeaders)
     case rejected(PushRejection)
     /// Bytes whose meaning depends on Unicode rules (a non-ASCII header name or path, a collapse id
@@ -49,7 +49,7 @@ extension ScannedPushHeaders {
     /// The same headers as ``DevicePushValidator/validateHeaders(_:policy:)`` returns them (makes the
     /// strings; `generatedID`, or a new random `apns-id`, when the request sent none). nil only for a
     /// `path` other than the one scanned.
-    public func validatedHeaders(
+    package func validatedHeaders(
         _ fields: some RawHeaderFields, path: UnsafeBufferPointer<UInt8>, generatedID: String? = nil
     ) -> ValidatedHeaders? {
         func text(_ index: Int?) -> String? {
@@ -72,28 +72,28 @@ extension ScannedPushHeaders {
 /// back, and per field three `UInt32`s (where its name starts, the name's length, the value's
 /// length). The concrete type the emulator's hot path scans with: the validator, specialized for
 /// it, reads fields with two loads instead of a protocol call each.
-public struct RawHeaderTable: RawHeaderFields {
-    public let storage: UnsafeBufferPointer<UInt8>
-    public let layout: UnsafeBufferPointer<UInt32>
+package struct RawHeaderTable: RawHeaderFields {
+    package let storage: UnsafeBufferPointer<UInt8>
+    package let layout: UnsafeBufferPointer<UInt32>
     /// The first field of the table that is a field here (pseudo-headers before it are skipped).
-    public let first: Int
+    package let first: Int
 
     /// `layout.count` must be a multiple of three and every range must lie in `storage`.
-    public init(storage: UnsafeBufferPointer<UInt8>, layout: UnsafeBufferPointer<UInt32>, first: Int) {
+    package init(storage: UnsafeBufferPointer<UInt8>, layout: UnsafeBufferPointer<UInt32>, first: Int) {
         precondition(layout.count % 3 == 0 && first >= 0 && first * 3 <= layout.count, "a table of (start, name, value) triples")
         self.storage = storage
         self.layout = layout
         self.first = first
     }
 
-    @inlinable public var fieldCount: Int { layout.count / 3 - first }
+    @inlinable package var fieldCount: Int { layout.count / 3 - first }
 
-    @inlinable public func name(at index: Int) -> UnsafeBufferPointer<UInt8> {
+    @inlinable package func name(at index: Int) -> UnsafeBufferPointer<UInt8> {
         let base = (first + index) * 3
         return UnsafeBufferPointer(rebasing: storage[Int(layout[base])..<Int(layout[base] + layout[base + 1])])
     }
 
-    @inlinable public func value(at index: Int) -> UnsafeBufferPointer<UInt8> {
+    @inlinable package func value(at index: Int) -> UnsafeBufferPointer<UInt8> {
         let base = (first + index) * 3
         let start = Int(layout[base] + layout[base + 1])
         return UnsafeBufferPointer(rebasing: storage[start..<start + Int(layout[base + 2])])

@@ -73,7 +73,7 @@ public final class HTTP2Transport: APNsTransport {
         // The standard library's executor-inheriting form: `withUnsafeContinuation(isolation:)`
         // switches to `isolation` on the way in and again after the resume, and each
         // `swift_task_switch` of a task with an executor preference reads the preference under the
-        // task's status lock (~280 instructions per notification for the two). This form hops
+        // task's status lock, twice per notification. This form hops
         // nowhere: the closure runs where `perform` runs (it only hands the request to the loop),
         // and the task resumes on the executor it suspended on, as with the other form. `perform`
         // is nonisolated(nonsending), so what follows the `await` still runs in the caller's

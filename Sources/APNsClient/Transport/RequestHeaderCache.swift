@@ -10,8 +10,8 @@
 //                                                     first use; when full, a request whose values
 //                                                     have no block writes them into the buffer
 //
-// Writing the three constant fields per request cost ~700 instructions per notification (three
-// field copies into the buffer, and nghttp2 copying them again on submit).
+// Writing the three constant fields per request would copy them into the buffer, and nghttp2 would
+// copy them again on submit, for every notification.
 
 import APNs
 import HTTP2

@@ -22,7 +22,8 @@ public struct SimulatedDeviceError: Error, Sendable, Equatable, CustomStringConv
 /// The connection and its requests. Every member but `loop` and `configuration` is touched on
 /// `loop` only.
 // SAFETY: `connection` and `waiting` are read and written only inside work run on `loop`
-// (`loop.execute`, connection callbacks); the other stored properties are immutable and Sendable.
+// (`loop.execute`, connection callbacks; `withConnection` checks it in debug builds); the other
+// stored properties are immutable and Sendable.
 final class DeviceLink: @unchecked Sendable {
     let loop: EventLoop
     let configuration: HTTP2ClientConnection.Configuration
@@ -72,7 +73,7 @@ final class DeviceLink: @unchecked Sendable {
         onEnd: @escaping @Sendable (SimulatedDeviceError?) -> Void
     ) -> @Sendable () -> Void {
         let headers = requestHeaders("GET", path, hasBody: false)
-        let handle = StreamHandle()
+        let handle = LoopBound(StreamHandle(), loop: loop)
         let submitted = loop.execute { [self] in
             withConnection { opened in
                 guard case .success(let connection) = opened else {
@@ -83,7 +84,7 @@ final class DeviceLink: @unchecked Sendable {
                 }
                 var status = 0
                 var pending: [UInt8] = []
-                handle.request = connection.submitStreaming(
+                handle.value.request = connection.submitStreaming(
                     headers: nil, extraHeaders: headers, body: [],
                     onHead: { status = $0.status },
                     onData: { bytes in
@@ -95,21 +96,21 @@ final class DeviceLink: @unchecked Sendable {
                         }
                     },
                     completion: { result in
-                        handle.request = nil
+                        handle.value.request = nil
                         switch result {
                         case .success where status == 200: onEnd(nil)
                         case .success(let response): onEnd(Self.rejection(response.status, pending))
                         case .failure(let failure): onEnd(SimulatedDeviceError(status: nil, reason: "\(failure)"))
                         }
                     })
-                handle.connection = connection
+                handle.value.connection = connection
             }
         }
         if !submitted { onEnd(SimulatedDeviceError(status: nil, reason: "the event loop has shut down")) }
         let loop = self.loop
         return {
             loop.execute {
-                if let request = handle.request { handle.connection?.cancel(request) }
+                if let request = handle.value.request { handle.value.connection?.cancel(request) }
             }
         }
     }
@@ -125,6 +126,7 @@ final class DeviceLink: @unchecked Sendable {
     // MARK: On the loop
 
     private func withConnection(_ body: @escaping (Result<HTTP2ClientConnection, HTTP2ConnectionError>) -> Void) {
+        loop.preconditionInEventLoop()
         if let connection, connection.isReady {
             body(.success(connection))
             return
@@ -166,9 +168,8 @@ final class DeviceLink: @unchecked Sendable {
     }
 }
 
-/// The stream's request and connection, for cancelling. Loop-confined.
-// SAFETY: written and read only inside work run on the link's loop.
-private final class StreamHandle: @unchecked Sendable {
+/// The stream's request and connection, for cancelling. Loop-confined: held in a `LoopBound`.
+private final class StreamHandle {
     var request: UInt64?
     var connection: HTTP2ClientConnection?
 }

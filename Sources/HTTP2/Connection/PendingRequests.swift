@@ -26,7 +26,7 @@ struct PendingRequests {
     /// An entry's plain values, in a table of trivial values: adding, finding and removing an
     /// owner-context request (the pool's, the common case) copies no closure and counts no
     /// reference. Entries with closures keep them in `callbacks`, by index. (A table of
-    /// `Entry?` cost ~500 instructions per request in value-witness copies and destroys.)
+    /// `Entry?` would copy and destroy each entry through value witnesses.)
     private struct Slot {
         var context: UInt64 = 0
         var deadline: UInt64 = 0

@@ -4,7 +4,7 @@
 //   nonisolated code on the loop thread. Its jobs run with `runSynchronously(on: taskExecutor)`, so
 //   the runtime sees the generic executor (no isolation) as current, which is exactly what such code
 //   asks for: each `await` that comes back to nonisolated code continues inline instead of being
-//   enqueued again (measured: two hops per APNs send, about 2,000 instructions).
+//   enqueued again (which would be two hops per APNs send).
 // - `LoopIsolation` is the loop's serial executor: an actor whose `unownedExecutor` is
 //   `loop.asUnownedSerialExecutor()` is isolated to the loop thread. Its jobs run with
 //   `runSynchronously(isolatedTo:taskExecutor:)`.
@@ -82,7 +82,7 @@ extension EventLoop: TaskExecutor {
 public final class LoopIsolation: SerialExecutor, @unchecked Sendable {
     // SAFETY: `loop` is written once, in the loop's init, before the loop is shared; only read after.
     // Not retained (the loop owns this object) and not weak: a weak reference gives the loop a side
-    // table, which makes every retain and release of the loop take the slow path (measured). The loop
+    // table, which makes every retain and release of the loop take the slow path. The loop
     // outlives this object, which it owns; an actor's `UnownedSerialExecutor` holds neither, as it
     // held the loop itself before.
     unowned(unsafe) var loop: EventLoop?

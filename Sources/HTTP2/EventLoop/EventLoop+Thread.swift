@@ -53,8 +53,8 @@ extension EventLoop {
         iterations &+= 1
         // Work the batch queues (a resumed task's next step, the flush after a submit) runs before
         // the next epoll_wait too, for a few rounds: one wake-up carries a request through its
-        // steps with one system call, not one per step (measured: 4 epoll_wait per request in a
-        // bulk send before). The bound keeps I/O and timers from waiting on endless local work.
+        // steps with one system call, not one per step. The bound keeps I/O and timers from waiting
+        // on endless local work.
         var rounds = 0
         repeat {
             runLocalBatch()

@@ -5,60 +5,49 @@
 /// first answer wins; answers after the stream or connection ended are ignored). Once the loop has
 /// shut down, calls are dropped.
 public struct HTTP2SendableResponder: Sendable {
-    private let box: ResponderBox
+    /// The responder, used only in work run on its connection's loop.
+    private let bound: LoopBound<HTTP2Responder>
 
     init(_ responder: HTTP2Responder) {
-        box = ResponderBox(responder)
+        bound = LoopBound(responder, loop: responder.connection.loop)
     }
 
     /// The loop the answer is carried out on.
-    public var loop: EventLoop { box.loop }
+    public var loop: EventLoop { bound.loop }
 
     public func respond(status: Int, headers: [HTTP2Header] = [], body: [UInt8] = []) {
-        let box = self.box
-        box.loop.execute { box.responder.respond(status: status, headers: headers, body: body) }
+        let bound = self.bound
+        bound.loop.execute { bound.value.respond(status: status, headers: headers, body: body) }
     }
 
     public func respond(status: Int, headers: HTTP2HeaderBuffer, body: [UInt8] = []) {
-        let box = self.box
-        box.loop.execute { box.responder.respond(status: status, headers: headers, body: body) }
+        let bound = self.bound
+        bound.loop.execute { bound.value.respond(status: status, headers: headers, body: body) }
     }
 
     /// ``HTTP2Responder/startStreaming(status:headers:onClose:)`` on the loop; `onClose` runs there.
     public func startStreaming(
         status: Int = 200, headers: [HTTP2Header] = [], onClose: @escaping @Sendable (HTTP2StreamEnd) -> Void = { _ in }
     ) {
-        let box = self.box
-        box.loop.execute { box.responder.startStreaming(status: status, headers: headers, onClose: onClose) }
+        let bound = self.bound
+        bound.loop.execute { bound.value.startStreaming(status: status, headers: headers, onClose: onClose) }
     }
 
     /// ``HTTP2Responder/write(_:)`` on the loop. Writes from one thread keep their order; a write
     /// refused at the buffer cap resets the stream, which `onClose` reports.
     public func write(_ bytes: [UInt8]) {
-        let box = self.box
-        box.loop.execute { box.responder.write(bytes) }
+        let bound = self.bound
+        bound.loop.execute { bound.value.write(bytes) }
     }
 
     /// ``HTTP2Responder/finish()`` on the loop.
     public func finish() {
-        let box = self.box
-        box.loop.execute { box.responder.finish() }
+        let bound = self.bound
+        bound.loop.execute { bound.value.finish() }
     }
 
     public func reset(errorCode: HTTP2ErrorCode = .cancel) {
-        let box = self.box
-        box.loop.execute { box.responder.reset(errorCode: errorCode) }
-    }
-}
-
-// SAFETY: `responder` (loop-confined) is only read inside work that runs on `loop`, the loop its
-// connection belongs to; `loop` itself is Sendable.
-private final class ResponderBox: @unchecked Sendable {
-    let loop: EventLoop
-    let responder: HTTP2Responder
-
-    init(_ responder: HTTP2Responder) {
-        self.loop = responder.connection.loop
-        self.responder = responder
+        let bound = self.bound
+        bound.loop.execute { bound.value.reset(errorCode: errorCode) }
     }
 }

@@ -10,7 +10,9 @@ import Glibc
 /// until a connection closes.
 ///
 /// Thread-safety: loop-confined.
-// SAFETY: every member is used only on `loop`; the server reaches it through `loop.execute`.
+// SAFETY: every member is used only on `loop`; the server reaches it through `loop.execute`. Each
+// entry point (readable, stop, resumeAtLimit; start runs before the listener is registered) checks
+// it in debug builds.
 final class ServerAcceptor: IOHandler, @unchecked Sendable {
     let loop: EventLoop
     private var listener: TCPListener?
@@ -41,6 +43,7 @@ final class ServerAcceptor: IOHandler, @unchecked Sendable {
     }
 
     func readable() {
+        loop.preconditionInEventLoop()
         guard let listener, let server else { return }
         for _ in 0..<Self.acceptsPerCall {
             guard server.hasRoomForConnection else {
@@ -111,6 +114,7 @@ final class ServerAcceptor: IOHandler, @unchecked Sendable {
     }
 
     func resumeAtLimit() {
+        loop.preconditionInEventLoop()
         pausedAtLimit = false
         watch()
     }

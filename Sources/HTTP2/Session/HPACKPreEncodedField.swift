@@ -4,7 +4,7 @@ import CNghttp2
 // instead of having nghttp2 encode it per request (see NGHTTP2Session+Splice.swift).
 //
 // nghttp2 1.52 sends `authorization` as a never-indexed literal whatever the flags, Huffman-coding
-// the value each time: for a ~190-byte provider token about 4,500 instructions per request. A
+// the value each time: the provider token, the longest header, coded again in every request. A
 // never-indexed literal changes neither side's dynamic table, so its encoding does not depend on
 // the connection: the bytes encoded once by a fresh deflater are the bytes the session's deflater
 // would write. The block hands nghttp2 a one-byte placeholder value instead (`~`, which Huffman

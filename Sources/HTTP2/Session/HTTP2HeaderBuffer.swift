@@ -7,7 +7,7 @@
 ///
 /// A value type over one storage object (copied on write): appending a field checks once that the
 /// storage is not shared, then copies the bytes with plain pointer copies. (Two arrays, as before,
-/// cost two uniqueness checks and the array machinery per field: ~130 instructions a field.)
+/// cost two uniqueness checks and the array machinery per field.)
 public struct HTTP2HeaderBuffer: Sendable {
     struct Entry: Sendable {
         var start: Int

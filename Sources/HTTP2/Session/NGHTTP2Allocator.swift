@@ -3,9 +3,9 @@ import Glibc
 
 // nghttp2's memory for one session (`nghttp2_session_*_new3` with an `nghttp2_mem`): nghttp2
 // allocates a handful of small blocks per stream (the stream, its outbound items, a copy of the
-// request's header fields...) and frees them when the stream closes. glibc's malloc and free cost
-// about 260 instructions a pair there (measured, ~5 pairs per request); this keeps freed blocks on
-// per-size free lists and hands them out again, about 30 instructions a pair.
+// request's header fields...) and frees them when the stream closes: several malloc/free pairs
+// per request, each through glibc's general-purpose bookkeeping. This keeps freed blocks on
+// per-size free lists and hands them out again, a pointer swap each way.
 //
 //   block = [class: Int | capacity: Int] [payload, 16-byte aligned]
 //   class >= 0: `capacity` = (class + 1) * 64 bytes, reused through freeLists[class]

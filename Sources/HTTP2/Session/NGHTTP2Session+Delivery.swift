@@ -26,7 +26,7 @@ extension NGHTTP2Session {
     }
 
     /// `recycle` for a slot released right afterwards: `StreamSlots.release` empties the buffers
-    /// (emptying them here as well cost ~190 instructions per response).
+    /// (emptying them here as well would do that work twice per response).
     func giveBack(_ index: Int32, headers: inout HTTP2ReceivedHeaders, body: inout [UInt8]) {
         swap(&headers, &slots[index].headers)
         swap(&body, &slots[index].body)

@@ -43,7 +43,7 @@ extension NGHTTP2Session {
         let newLength = frame.length - placeholder.count + encoded.count
         guard newLength <= Self.minimumMaxFrameSize, let at = Self.representation(placeholder, in: frame.block(data))
         else { return failSplice(streamID) }
-        // The frame laid out on the stack and appended once (each append costs ~115 instructions).
+        // The frame laid out on the stack and appended once (each append checks uniqueness and capacity).
         let placeholderStart = frame.blockStart + at
         let rest = placeholderStart + placeholder.count
         let appended = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 9 + newLength) { spliced -> Bool in

@@ -1,10 +1,9 @@
 // What HTTP/2 calls a malformed request (RFC 9113 sections 8.1.1, 8.2 and 8.3), checked by the
 // server session itself, with nghttp2's own "HTTP messaging" checks turned off for servers. nghttp2
-// spent ~4,400 instructions per request in the emulator on them, walking every header byte through
-// a table; these checks read names, values and paths eight bytes at a time and cost ~2,550 (~1,850
-// saved per request, about 5% of an answer). The verdicts are those of the nghttp2 this links
-// (1.52): `RequestFieldCheckTests` feeds thousands of hand-built requests, CONNECT and small limits
-// included, to a session of each kind and requires the same outcome for every one.
+// walks every header byte through a table for them; these checks read names, values and paths eight
+// bytes at a time. The verdicts are those of the nghttp2 this links (1.52): `RequestFieldCheckTests`
+// feeds thousands of hand-built requests, CONNECT and small limits included, to a session of each
+// kind and requires the same outcome for every one.
 //
 // Any of these resets the stream with PROTOCOL_ERROR:
 //   - per field, in arrival order: an empty name; a name with a character outside the lowercase

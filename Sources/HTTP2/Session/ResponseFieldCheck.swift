@@ -1,7 +1,6 @@
 // What HTTP/2 calls a malformed response (RFC 9113 sections 8.1.1, 8.2, 8.3.2), checked by the
 // client session itself, with nghttp2's own "HTTP messaging" checks turned off for clients. Those
-// cost ~2,000 instructions per notification against nghttpd's seven response headers (measured:
-// callgrind-client with them off); these read names and values eight bytes at a time. The verdicts
+// walk every header byte through a table; these read names and values eight bytes at a time. The verdicts
 // are those of the nghttp2 this links (1.52): `ResponseFieldCheckTests` feeds hand-built responses
 // to a client session of each kind and requires the same outcome for every one.
 //

@@ -4,7 +4,7 @@ import COpenSSL
 // behind a custom BIO method, instead of two OpenSSL memory BIOs. A memory BIO copies every write
 // into its buffer after zeroing the space (BUF_MEM_grow_clean), and the bytes are copied out again;
 // here OpenSSL's records are appended straight to `outgoing`, which the connection takes by swap,
-// and reads come straight from `incoming` (measured: ~500 instructions per APNs request).
+// and reads come straight from `incoming`: no zeroing and one copy fewer each way.
 //
 //   socket --recv--> receiveCiphertext --> incoming --bread--> SSL
 //   SSL --bwrite--> outgoing --drainCiphertext (swap when the caller's buffer is empty)--> socket

@@ -89,7 +89,7 @@ public final class SQLiteStatement {
     /// Binds `values` to parameters 1, 2, ... and then `bytes`, as a blob SQLite reads in place
     /// (not copied: SQLITE_STATIC) to the last one. `bytes` must stay valid until the statement is
     /// reset, which also clears the binding: run and reset it before they go.
-    public func bind(_ values: [SQLiteValue], thenInPlace bytes: UnsafeRawBufferPointer) throws(SQLiteError) {
+    package func bind(_ values: [SQLiteValue], thenInPlace bytes: UnsafeRawBufferPointer) throws(SQLiteError) {
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard values.count + 1 == expected else {
             throw SQLiteError(

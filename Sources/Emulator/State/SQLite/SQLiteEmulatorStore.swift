@@ -26,15 +26,14 @@ public final class SQLiteEmulatorStore: EmulatorStore {
         options.pageSize = Self.pageSize
         let database = try SQLiteDatabase(path: path, options: options)
         // SQLite checkpoints the WAL every 1000 pages: 4 MB of 4 KB pages, 64 MB of 64 KB ones. Keep it
-        // at 16 MB: each checkpoint reads the WAL back and syncs both files; at 16 MB the log writer
-        // spent ~8% less CPU than at 4 MB (BENCHMARKS.md), and the WAL stays small.
+        // at 16 MB: each checkpoint reads the WAL back and syncs both files, so fewer, larger
+        // checkpoints cost the log writer less, and 16 MB still keeps the WAL small.
         let pageSize = try database.query("PRAGMA page_size") { $0.int(0) ?? 4096 }.first ?? 4096
         try database.execute("PRAGMA wal_autocheckpoint = \(max(1, 16_777_216 / max(512, pageSize)))")
         // Debian builds SQLite with SQLITE_SECURE_DELETE: every page the log's DELETE frees would be
         // read, zeroed and written to the WAL (and again at the checkpoint), doubling what the writer
-        // writes (scripts/callgrind-emulator-log: 2,297 -> 1,791 instructions per entry). Freed pages
-        // keep their old bytes until reused (the next batch reuses them); the emulator's log is
-        // test data, not a secret.
+        // writes. Freed pages keep their old bytes until reused (the next batch reuses them); the
+        // emulator's log is test data, not a secret.
         try database.execute("PRAGMA secure_delete = OFF")
         try database.migrate(Self.migrations)
         self.database = Mutex(database)

@@ -4,7 +4,11 @@
 /// payload is encoded once, when the notification is created; `lint()` checks the rules that span
 /// several fields (topic suffix for the push type, priority for the push type, size limit, and every
 /// payload rule).
-public struct Notification: Sendable, Hashable {
+///
+/// Named `APNsNotification`, not `Notification`: Foundation has a `Notification` too, and a file
+/// that imports both modules could not name either without its module (`APNs.Notification`).
+/// Swift prefers no module over another, so only a distinct name lets such a file write it bare.
+public struct APNsNotification: Sendable, Hashable {
     public var token: DeviceToken
     public var topic: Topic?
     public var pushType: PushType
@@ -56,3 +60,7 @@ public struct Notification: Sendable, Hashable {
         return Linter.lint(request)
     }
 }
+
+/// The old name, inside the Herald package only (`package`, so it never reaches a user who imports
+/// Foundation): Herald's own targets still say `Notification`.
+package typealias Notification = APNsNotification
