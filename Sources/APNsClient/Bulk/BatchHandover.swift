@@ -109,23 +109,35 @@ final class BatchHandover: Sendable {
         finished.signal()
     }
 
-    /// Consumer: the next batch, waiting for it if decoding is behind.
+    /// Consumer: the next batch, waiting for it if decoding is behind; an empty last batch when
+    /// woken by `wakeConsumer` with none waiting.
     func take() -> Batch {
         available.wait()
         // At most `capacity` batches wait: removing the first moves a few words.
-        let batch = state.withLock { $0.batches.removeFirst() }
+        let batch = state.withLock { $0.batches.isEmpty ? nil : $0.batches.removeFirst() }
+        guard let batch else {
+            var end = Batch()
+            end.last = true
+            return end
+        }
         room.signal()
         return batch
     }
 
-    /// Consumer: no more batches are wanted; returns once the decoding thread has finished.
-    func stop() {
+    /// Any thread: wakes a consumer waiting in `take` (an interruption; called once per stream).
+    func wakeConsumer() {
+        available.signal()
+    }
+
+    /// Consumer: no more batches are wanted; with `waiting`, returns once the decoding thread has
+    /// finished.
+    func stop(waiting: Bool = true) {
         let first = state.withLock { state in
             defer { state.stopped = true }
             return !state.stopped
         }
         guard first else { return }
         room.signal()  // a decoding thread waiting for room wakes, sees `stopped` and ends
-        finished.wait()
+        if waiting { finished.wait() }
     }
 }

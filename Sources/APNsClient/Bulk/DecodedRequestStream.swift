@@ -35,7 +35,7 @@ public final class DecodedRequestStream: Sequence, IteratorProtocol {
     private let handover: BatchHandover
     private let report: (LineReport) -> Void
     /// Ends the stream early, from any thread (a signal handler's queue): see `Interruption`.
-    public let interruption = Interruption()
+    public let interruption: Interruption
     /// The batch being handed out; `take()` moves each notification out (no copy, no retain).
     /// Unchecked exclusivity: touched once per notification by its one consumer, never across a
     /// call that could re-enter `next()` (dynamic checks cost as much as the hand-out itself).
@@ -68,6 +68,7 @@ public final class DecodedRequestStream: Sequence, IteratorProtocol {
         report: @escaping (LineReport) -> Void
     ) {
         handover = BatchHandover(capacity: Self.batchesAhead)
+        interruption = Interruption(handover)
         graveyard = NotificationGraveyard()
         self.report = report
         linesAccountedFor = skipLines
@@ -103,6 +104,7 @@ public final class DecodedRequestStream: Sequence, IteratorProtocol {
             current = handover.take()
             position = 0
             reportIndex = 0
+            if interruption.isSet { return nil }  // woken by it, or it came while waiting
         }
     }
 
@@ -128,9 +130,16 @@ public final class DecodedRequestStream: Sequence, IteratorProtocol {
     /// Thread-safety: `Sendable`; set from any thread.
     public final class Interruption: Sendable {
         private let flag = Atomic<Bool>(false)
+        private let handover: BatchHandover
 
+        init(_ handover: BatchHandover) {
+            self.handover = handover
+        }
+
+        /// Sets the flag and wakes a consumer waiting for the next batch (a slow input).
         public func interrupt() {
-            flag.store(true, ordering: .relaxed)
+            guard !flag.exchange(true, ordering: .relaxed) else { return }
+            handover.wakeConsumer()
         }
 
         public var isSet: Bool { flag.load(ordering: .relaxed) }
@@ -148,10 +157,11 @@ public final class DecodedRequestStream: Sequence, IteratorProtocol {
     /// Input bytes decoded so far (lines and their ends), for progress.
     public var bytesConsumed: Int { handover.progress.withLock { $0.bytesConsumed } }
 
-    /// Stops decoding (the consumer will not ask for more) and waits until the decoding thread has
-    /// let go of the reader.
-    public func stop() {
-        handover.stop()
+    /// Stops decoding (the consumer will not ask for more) and, with `waitForDecoding`, waits until
+    /// the decoding thread has let go of the reader. Not waiting suits an interrupted stream whose
+    /// input may never come (a pipe): the thread ends when its read returns.
+    public func stop(waitForDecoding: Bool = true) {
+        handover.stop(waiting: waitForDecoding)
     }
 }
 

@@ -38,7 +38,12 @@ struct BulkSend {
         let reports = LineReportPrinter(command: "herald send", path: path, context: context)
         let requests = DecodedRequestStream(
             reader: reader, decoder: decoder, skipLines: options.skipLines ?? 0, report: reports.print)
-        context.onInterrupt { [interruption = requests.interruption] in interruption.interrupt() }
+        context.onInterrupt { [interruption = requests.interruption, context] in
+            interruption.interrupt()
+            context.standardError(
+                "herald send: interrupted: no more lines are read; waiting for the notifications in flight "
+                    + "(Ctrl-C again to exit at once)\n")
+        }
         // Result lines go out in blocks of up to 64 KiB (one write each), not one write per line.
         let output = BufferedOutput(context.standardOutput)
         var bufferedContext = context
@@ -49,7 +54,8 @@ struct BulkSend {
         } else {
             status = BulkDryRun(options: options, context: bufferedContext).run(requests)
         }
-        requests.stop()
+        // Interrupted, the input may never end (a pipe): the decoding thread is not waited for.
+        requests.stop(waitForDecoding: !requests.interruption.isSet)
         output.flush()
         if requests.warned > 0 {
             let verb = options.dryRun ? "would be sent" : "sent"

@@ -14,8 +14,10 @@ enum Interrupts {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)  // a dispatch source hears a signal only when it is ignored
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            // The source lives as long as the process: capturing it leaks nothing. Signals that
+            // come together are one event; `data` counts them.
             source.setEventHandler {
-                if count.next() == 1 { handler() } else { _exit(130) }
+                if count.add(Int(source.data)) == 1 { handler() } else { _exit(130) }
             }
             source.resume()
             sources.append(source)
@@ -31,8 +33,8 @@ enum Interrupts {
     private final class SignalCount: @unchecked Sendable {
         // SAFETY: only touched on the serial queue the sources run their handlers on.
         private var count = 0
-        func next() -> Int {
-            count += 1
+        func add(_ signals: Int) -> Int {
+            count += max(1, signals)
             return count
         }
     }
