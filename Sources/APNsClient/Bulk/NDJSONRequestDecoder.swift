@@ -86,7 +86,7 @@ public struct NDJSONRequestDecoder: Sendable {
     /// the common shape are read by a byte-level scan (`NDJSONRequestScanner`); the others are
     /// parsed fully, which also words the error for a bad line.
     public func decode(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(LineError) -> Decoded {
-        let known = lintCache.state.withLock { $0.lastPayload }
+        let (known, knownVerdict) = lintCache.state.withLock { ($0.lastPayload, $0.lastPayloadVerdict) }
         if var fields = NDJSONRequestScanner.scan(line, knownPayload: known) {
             // Moved out, not copied (a copy of the optional string went through its generic witness).
             guard let tokenText = fields.token.take() else {
@@ -98,7 +98,9 @@ public struct NDJSONRequestDecoder: Sendable {
             let bytes = fields.payloadIsKnown ? known : newPayload(UnsafeBufferPointer(rebasing: line[range]))
             // The common line: every header from the defaults, checked once for all lines.
             if fields.headers.isEmpty, case .success(let defaults) = checked ?? checkedDefaults() {
-                return try build(number: number, tokenText: tokenText, payload: bytes, defaults: defaults)
+                return try build(
+                    number: number, tokenText: tokenText, payload: bytes, defaults: defaults,
+                    knownVerdict: fields.payloadIsKnown ? knownVerdict : nil)
             }
             var texts = HeaderTexts(defaults: self)
             for (key, value) in fields.headers { texts.set(key, value) }
@@ -166,14 +168,23 @@ public struct NDJSONRequestDecoder: Sendable {
         }
     }
 
-    /// The notification of a line that gives only its token and payload.
+    /// The notification of a line that gives only its token and payload. `knownVerdict`: the
+    /// verdict for this payload (the last line's) with the default headers, if one was made.
     private func build(
-        number: Int, tokenText: String, payload: [UInt8], defaults: Defaults
+        number: Int, tokenText: String, payload: [UInt8], defaults: Defaults, knownVerdict: RequestLint?
     ) throws(LineError) -> Decoded {
-        let (lint, isNew) = verdict(
-            RequestLintKey(
-                payload: payload, topic: topic, pushType: pushType, priority: priority, expiration: expiration,
-                collapseID: collapseID))
+        let lint: RequestLint
+        let isNew: Bool
+        if let knownVerdict {
+            // The common file: one payload to many tokens, with the defaults: no key to build and compare.
+            (lint, isNew) = (knownVerdict, false)
+        } else {
+            (lint, isNew) = verdict(
+                RequestLintKey(
+                    payload: payload, topic: topic, pushType: pushType, priority: priority, expiration: expiration,
+                    collapseID: collapseID))
+            lintCache.state.withLock { $0.lastPayloadVerdict = lint }
+        }
         if refuseLintErrors, let error = lint.firstError {
             throw LineError(line: number, message: lint.refusal(error), isLintError: true)
         }
@@ -209,7 +220,10 @@ public struct NDJSONRequestDecoder: Sendable {
     /// sending loop's, and the scan does not validate those bytes again.
     private func newPayload(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         let payload = Array(bytes)
-        lintCache.state.withLock { $0.lastPayload = payload }
+        lintCache.state.withLock { state in
+            state.lastPayload = payload
+            state.lastPayloadVerdict = nil
+        }
         return payload
     }
 

@@ -60,6 +60,8 @@ final class RequestLintCache: Sendable {
         var lastTopic: Topic?
         /// The payload of the last line read by the scan (`newPayload`).
         var lastPayload: [UInt8] = []
+        /// The verdict for `lastPayload` with the decoder's default headers, once made.
+        var lastPayloadVerdict: RequestLint?
     }
 
     static let capacity = 1024
