@@ -20,13 +20,16 @@ public final class FileLineReader: LineReader {
     private static let readSize = 64 * 1024
     /// Bytes read are `buffer[..<end]`, of which `start..<end` are not handed out yet. Reads go
     /// straight into the buffer's free space (no chunk copied in, no memory cleared per read).
-    private var buffer: [UInt8] = []
-    private var end = 0
-    private var start = 0
-    private var atEnd = false
+    /// Unchecked exclusivity: the reader is used by one thread, and no access spans a call that
+    /// could reach the reader again (the line's body gets a pointer, not the reader); the dynamic
+    /// checks were taken for every line.
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var atEnd = false
     /// Inside a line over the limit: its bytes are dropped up to its newline.
-    private var skipping = false
-    public private(set) var bytesConsumed = 0
+    @exclusivity(unchecked) private var skipping = false
+    @exclusivity(unchecked) public private(set) var bytesConsumed = 0
     public let totalBytes: Int?
 
     /// Reads `fd`, named `name` in errors (e.g. "'requests.ndjson'" or "standard input").

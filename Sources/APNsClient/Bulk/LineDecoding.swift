@@ -63,15 +63,15 @@ final class LineDecoding: @unchecked Sendable {
                         before: batch.notifications.count,
                         report: .init(line: number, kind: .refused(message, byLint: byLint))))
                 continue
-            case .notification(let decoded):
-                if decoded.lintIsNew, !decoded.lint.findings.isEmpty {
+            case .notification(let notification, let lint, let lintIsNew):
+                // The notification is bound from the consumed outcome: moved into the batch, not copied.
+                if lintIsNew, !lint.findings.isEmpty {
                     batch.reports.append(
                         .init(
-                            before: batch.notifications.count,
-                            report: .init(line: number, kind: .lint(decoded.lint.findings))))
+                            before: batch.notifications.count, report: .init(line: number, kind: .lint(lint.findings))))
                 }
-                batch.tags.append(.init(line: number, warned: !decoded.lint.findings.isEmpty))
-                batch.notifications.append(decoded.notification)
+                batch.tags.append(.init(line: number, warned: !lint.findings.isEmpty))
+                batch.notifications.append(notification)
             }
             if batch.notifications.count == DecodedRequestStream.batchSize {
                 publish(readError: nil)
@@ -93,14 +93,15 @@ final class LineDecoding: @unchecked Sendable {
         case blank
         /// Not sent: why.
         case refused(String, byLint: Bool)
-        /// With an apns-id when the decoder assigns them.
-        case notification(NDJSONRequestDecoder.Decoded)
+        /// With an apns-id when the decoder assigns them; the lint verdict, and whether it is new.
+        case notification(Notification, RequestLint, lintIsNew: Bool)
     }
 
     private func decode(_ line: UnsafeBufferPointer<UInt8>, number: Int) -> LineOutcome {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .blank }
         do throws(NDJSONRequestDecoder.LineError) {
-            return .notification(try decoder.decode(line, number: number))
+            let (notification, lint, lintIsNew) = try decoder.decodeParts(line, number: number)
+            return .notification(notification, lint, lintIsNew: lintIsNew)
         } catch {
             return .refused(error.message, byLint: error.isLintError)
         }

@@ -82,10 +82,19 @@ public struct NDJSONRequestDecoder: Sendable {
         try line.withUnsafeBufferPointer { (bytes) throws(LineError) in try decode(bytes, number: number) }
     }
 
-    /// `decode` over a line's bytes where they lie (the reader's buffer: no copy per line). Lines in
-    /// the common shape are read by a byte-level scan (`NDJSONRequestScanner`); the others are
-    /// parsed fully, which also words the error for a bad line.
+    /// `decode` over a line's bytes where they lie (the reader's buffer: no copy per line).
     public func decode(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(LineError) -> Decoded {
+        let (notification, lint, lintIsNew) = try decodeParts(line, number: number)
+        return Decoded(notification: notification, lint: lint, lintIsNew: lintIsNew)
+    }
+
+    /// A decoded line as a tuple: a caller that takes it apart moves the notification out (a
+    /// stored property of a struct was copied, with a retain per string).
+    typealias Parts = (notification: Notification, lint: RequestLint, lintIsNew: Bool)
+
+    /// Lines in the common shape are read by a byte-level scan (`NDJSONRequestScanner`); the others
+    /// are parsed fully, which also words the error for a bad line.
+    func decodeParts(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(LineError) -> Parts {
         let (known, knownVerdict) = lintCache.state.withLock { ($0.lastPayload, $0.lastPayloadVerdict) }
         if var fields = NDJSONRequestScanner.scan(line, knownPayload: known) {
             // Moved out, not copied (a copy of the optional string went through its generic witness).
@@ -109,7 +118,7 @@ public struct NDJSONRequestDecoder: Sendable {
         return try decodeParsed(Array(line), number: number)
     }
 
-    private func decodeParsed(_ line: [UInt8], number: Int) throws(LineError) -> Decoded {
+    private func decodeParsed(_ line: [UInt8], number: Int) throws(LineError) -> Parts {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: line)
@@ -144,7 +153,7 @@ public struct NDJSONRequestDecoder: Sendable {
     /// The notification from a line's parts and header texts.
     private func build(
         number: Int, tokenText: String, payload: [UInt8], texts: HeaderTexts
-    ) throws(LineError) -> Decoded {
+    ) throws(LineError) -> Parts {
         let (lint, isNew) = verdict(
             RequestLintKey(
                 payload: payload, topic: texts.topic, pushType: texts.pushType, priority: texts.priority,
@@ -162,7 +171,7 @@ public struct NDJSONRequestDecoder: Sendable {
                 pushType: pushType, priority: try texts.priority.map(Priority.init(headerValue:)),
                 expiration: try texts.expiration.map(Expiration.init(headerValue:)),
                 collapseID: try texts.collapseID.map(CollapseID.init), apnsID: apnsID, payload: body)
-            return Decoded(notification: notification, lint: lint, lintIsNew: isNew)
+            return (notification, lint, isNew)
         } catch {
             throw LineError(line: number, message: error.description)
         }
@@ -172,7 +181,7 @@ public struct NDJSONRequestDecoder: Sendable {
     /// verdict for this payload (the last line's) with the default headers, if one was made.
     private func build(
         number: Int, tokenText: String, payload: [UInt8], defaults: Defaults, knownVerdict: RequestLint?
-    ) throws(LineError) -> Decoded {
+    ) throws(LineError) -> Parts {
         let lint: RequestLint
         let isNew: Bool
         if let knownVerdict {
@@ -198,7 +207,7 @@ public struct NDJSONRequestDecoder: Sendable {
             token: token, topic: defaults.topic, pushType: defaults.pushType ?? lint.pushType,
             priority: defaults.priority, expiration: defaults.expiration, collapseID: defaults.collapseID,
             apnsID: assignIDs ? APNsID.random() : nil, payload: EncodedPayload(bytes: payload))
-        return Decoded(notification: notification, lint: lint, lintIsNew: isNew)
+        return (notification, lint, isNew)
     }
 
     /// The topic for `text`: the last one made when the text is the same (checking a topic's

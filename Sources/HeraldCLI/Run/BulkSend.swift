@@ -123,7 +123,7 @@ struct LineReportPrinter: Sendable {
             context.standardError(prefix + message + "\n")
         case .lint(let findings):
             var text = ""
-            for finding in findings { text += prefix + finding.description + "\n" }
+            for finding in findings { text += prefix + finding.description.escapingInvisibleCharacters() + "\n" }
             text += "\(command): --requests \(path): not repeated for later lines with the same payload and headers\n"
             context.standardError(text)
         }

@@ -103,7 +103,7 @@ struct LintRequestsCommand {
                     object["fix"] = finding.fix.map(JSONValue.string) ?? .null
                     context.standardOutput(JSONValue.object(object).encodedString + "\n")
                 } else {
-                    context.standardOutput("line \(line): \(finding.description)\n")
+                    context.standardOutput("line \(line): \(finding.description.escapingInvisibleCharacters())\n")
                 }
             }
         }
