@@ -103,7 +103,8 @@ struct BulkInterruptEndToEndTests {
     }
 
     /// The binary with its standard input a pipe the test writes to (and keeps open: a slow input).
-    final class Running {
+    final class Running: @unchecked Sendable {
+        // SAFETY: the test uses it from one task at a time; the pipes and process are thread-safe to read.
         let process = Process()
         let input = Pipe()
         let output = Pipe()
@@ -122,24 +123,37 @@ struct BulkInterruptEndToEndTests {
 
         func interrupt() { kill(process.processIdentifier, SIGINT) }
 
-        /// Standard error as it comes, until it contains `text`.
-        func readErrors(until text: String) -> String {
-            var seen = ""
-            while !seen.contains(text) {
-                let chunk = errors.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                seen += String(decoding: chunk, as: UTF8.self)
+        /// Standard error as it comes, until it contains `text` (read on a thread of its own: a
+        /// blocking read must not hold one of the few threads the tests share).
+        func readErrors(until text: String) async -> String {
+            let errors = errors
+            return await Self.offThePool {
+                var seen = ""
+                while !seen.contains(text) {
+                    let chunk = errors.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    seen += String(decoding: chunk, as: UTF8.self)
+                }
+                return seen
             }
-            return seen
         }
 
-        /// Waits for the exit: status and the rest of standard error.
-        func finish() -> (status: Int32, stderr: String) {
-            _ = output.fileHandleForReading.readDataToEndOfFile()
-            let rest = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            try? input.fileHandleForWriting.close()
-            return (process.terminationStatus, String(decoding: rest, as: UTF8.self))
+        /// Waits for the exit (on a thread of its own): status and the rest of standard error.
+        func finish() async -> (status: Int32, stderr: String) {
+            let (process, output, errors, input) = (process, output, errors, input)
+            return await Self.offThePool {
+                _ = output.fileHandleForReading.readDataToEndOfFile()
+                let rest = errors.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                try? input.fileHandleForWriting.close()
+                return (process.terminationStatus, String(decoding: rest, as: UTF8.self))
+            }
+        }
+
+        private static func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+            await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+                Thread { continuation.resume(returning: body()) }.start()
+            }
         }
     }
 
@@ -148,14 +162,14 @@ struct BulkInterruptEndToEndTests {
     @Test func ctrlCStopsReadingReportsWhereToResumeAndSkipLinesResumesThere() async throws {
         let handler = CountingHandler()
         let fixture = try await Fixture(handler: handler)
-        let total = 30_000
+        let total = 20_000
         let file = fixture.directory + "/requests.ndjson"
         try Data((1...total).map(Self.line).joined().utf8).write(to: URL(fileURLWithPath: file))
         let running = try Running(fixture.arguments(["--requests", file]))
         await handler.waitFor(1000)
         running.interrupt()
-        let notice = running.readErrors(until: "Ctrl-C again")
-        let (status, rest) = running.finish()
+        let notice = await running.readErrors(until: "Ctrl-C again")
+        let (status, rest) = await running.finish()
         let stderr = notice + rest
         #expect(status == 1, "an interrupted send did not finish its work: \(stderr)")
         let resume = try #require(
@@ -166,7 +180,7 @@ struct BulkInterruptEndToEndTests {
         #expect(stderr.contains("\(resume) sent: \(resume) succeeded, 0 failed"), "\(stderr)")
 
         let resumed = try Running(fixture.arguments(["--requests", file, "--skip-lines", String(resume)]))
-        let second = resumed.finish()
+        let second = await resumed.finish()
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("\(total - resume) sent: \(total - resume) succeeded"))
         #expect(handler.paths.map(Self.lineIndex).sorted() == Array(1...total), "each line sent once")
@@ -181,9 +195,9 @@ struct BulkInterruptEndToEndTests {
         let running = try Running(fixture.arguments(["--requests", file, "--timeout", "50"]))
         await handler.waitFor(10)
         running.interrupt()
-        _ = running.readErrors(until: "Ctrl-C again")
+        _ = await running.readErrors(until: "Ctrl-C again")
         running.interrupt()
-        let (status, _) = running.finish()
+        let (status, _) = await running.finish()
         #expect(status == 130, "the second Ctrl-C does not wait for the 50 s timeout")
         await fixture.shutdown()
     }
