@@ -4,7 +4,7 @@
 // start of `herald`, whose async main leaves the main thread in libdispatch's signal handling
 // (see Benchmarks/emulator-bench/main.swift). Here the main thread only waits on a semaphore
 // while a detached task runs `runHerald` with `send` and these arguments: the same option
-// parsing and defaults, the same `BulkRequests` decoding thread and `APNsClient.sendEach`.
+// parsing and defaults, the same `DecodedRequestStream` decoding thread and `APNsClient.sendEach`.
 //
 //   bulk-bench ARGUMENTS...    as `herald send ARGUMENTS...`; exits with its status
 

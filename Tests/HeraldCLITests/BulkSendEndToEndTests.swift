@@ -24,6 +24,7 @@ struct BulkSendEndToEndTests {
         var context = CommandContext.system
         context.standardOutput = { text in out.withLock { $0 += text } }
         context.standardError = { text in err.withLock { $0 += text } }
+        context.onInterrupt = { _ in }  // the test process keeps its own signal handling
         let status = await runHerald(arguments, context: context)
         return Run(status: status, stdout: out.withLock { $0 }, stderr: err.withLock { $0 })
     }
@@ -80,10 +81,45 @@ struct BulkSendEndToEndTests {
             #expect(run.stdout.contains(#""total":\#(sent + 2)"#), "the summary counts every line")
         } else {
             #expect(results.filter { $0.hasPrefix("\(Self.live) 200 ") }.count == sent - 1)
-            #expect(results.filter { $0.hasPrefix("\(Self.dead) 410 ") && $0.contains(" Unregistered (since ") }.count == 1)
+            #expect(
+                results.filter { $0.hasPrefix("\(Self.dead) 410 ") && $0.contains(" Unregistered (since ") }.count == 1)
             #expect(run.stderr.contains("\(sent + 2) sent: \(sent - 1) succeeded, 3 failed"), "\(run.stderr)")
             #expect(run.stderr.contains("2 invalid request line") && run.stderr.contains("1 Unregistered"))
         }
+        await server.shutdown()
+        await loops.shutdown()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// A line over 1 MiB (2 MiB here) in the middle of a file is reported with its number and
+    /// skipped in bounded memory; the lines after it are sent (it used to end the run).
+    @Test func aLineOverOneMiBIsSkippedAndTheRestAreSent() async throws {
+        let loops = try EventLoopGroup(loopCount: 1, name: "bulk-e2e")
+        let handler = RecordingHandler()
+        let server = try await HTTP2Server.start(
+            configuration: HTTP2Server.Configuration(loops: loops), handler: handler)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "herald-bulk-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let good = #"{"token":"\#(Self.live)","payload":{"aps":{"alert":"Hi"}}}"#
+        let huge =
+            #"{"token":"\#(Self.live)","payload":{"aps":{"alert":""# + String(repeating: "x", count: 2 << 20) + #""}}}"#
+        let file = directory + "/requests.ndjson"
+        try Data(([good, good, huge] + Array(repeating: good, count: 5)).joined(separator: "\n").utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let p8 = directory + "/AuthKey.p8"
+        try Data(try P256PrivateKey.generate().pkcs8PEM().utf8).write(to: URL(fileURLWithPath: p8))
+
+        let run = await herald([
+            "send", "--endpoint", "http://127.0.0.1:\(server.port)", "--auth-key", p8, "--key-id", "ABC123DEFG",
+            "--team-id", "DEF123GHIJ", "--topic", "com.example.app", "--requests", file,
+        ])
+        #expect(run.status == 1)
+        #expect(handler.seen.withLock { $0.count } == 7, "every line but the long one is sent")
+        #expect(run.stderr.contains("line 3: longer than 1048576 bytes, skipped"), "\(run.stderr)")
+        #expect(run.stderr.contains("8 sent: 7 succeeded, 1 failed"))
+        #expect(!run.stderr.contains("the lines before it were sent"))
         await server.shutdown()
         await loops.shutdown()
         try? FileManager.default.removeItem(atPath: directory)

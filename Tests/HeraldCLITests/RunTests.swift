@@ -120,7 +120,7 @@ struct SendCommandTests {
             #"not json"#,
             "",
             #"{"token":"zz","payload":{"aps":{"alert":"bad token"}}}"#,
-            #"{"token":"\#(Self.token1)","payload":{"aps":{"content-available":1}},"apns-push-type":"background","apns-topic":"com.example.other"}"#,
+            #"{"token":"\#(Self.token1)","payload":{"aps":{"content-available":1}},"apns-push-type":"background","apns-priority":5,"apns-topic":"com.example.other"}"#,
         ].joined(separator: "\n")
         let process = FakeProcess(files: ["k.p8": Self.key, "r.ndjson": lines], answers: [Self.token2: (400, "BadDeviceToken")])
         #expect(await process.run(["send"] + Self.auth + ["--requests", "r.ndjson"]) == 1)

@@ -17,9 +17,12 @@ extension CommandSpec {
             OptionSpec("simulator", help: "The input is a Simulator .apns file (with \"Simulator Target Bundle\")."),
             OptionSpec("broadcast", help: "The payload is for a broadcast channel."),
             OptionSpec("json", help: "Print the findings as JSON."),
+            OptionSpec(
+                "requests", valueName: "FILE",
+                help: "Check an NDJSON requests file (as for 'send --requests'), or -, instead of a payload."),
         ],
         positionals: [
-            PositionalSpec("FILE", help: "The payload JSON file, or - for standard input.")
+            PositionalSpec("FILE", help: "The payload JSON file, or - for standard input.", isOptional: true)
         ],
         discussion: """
             Each finding is an error, a warning or info. Header options are checked as APNs would check \
@@ -27,6 +30,10 @@ extension CommandSpec {
 
             With no --type, the push type is inferred from the payload (content-available alone means \
             background); give --type to check the payload as that type.
+
+            With --requests, every line of an NDJSON requests file is checked as 'herald send --requests' \
+            would send it (the header options are the defaults for lines without their own): findings are \
+            printed with their line numbers, then a summary.
 
             Exit status:
               0  no errors: the input is clean or has only warnings and info
@@ -38,6 +45,7 @@ extension CommandSpec {
             "herald lint --type background --priority 5 --topic com.example.app payload.json",
             "cat payload.json | herald lint --json -",
             "herald lint --simulator notification.apns",
+            "herald lint --topic com.example.app --requests batch.ndjson",
         ]
     )
 }

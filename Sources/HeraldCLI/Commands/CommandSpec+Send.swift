@@ -21,6 +21,9 @@ extension CommandSpec {
             OptionSpec("badge", valueName: "N", help: "Quick payload: the badge number (0 clears it)."),
             OptionSpec("sound", valueName: "NAME", help: "Quick payload: a sound file name, or default."),
             OptionSpec("requests", valueName: "FILE", help: "Bulk: NDJSON requests, one a line, or - for standard input."),
+            OptionSpec(
+                "skip-lines", valueName: "N",
+                help: "Bulk: skip the first N lines (resume an interrupted send where it said)."),
         ] + OptionSpec.destinationOptions + [
             OptionSpec("connections", valueName: "N", help: "Connections to open at most (default 1; 4 in bulk mode)."),
             OptionSpec("concurrency", valueName: "N", help: "Notifications in flight at most (default 1000)."),
@@ -42,7 +45,12 @@ extension CommandSpec {
             Bulk mode (--requests): each line is a JSON object with "token" and "payload" and, optionally, \
             any header by its APNs name ("apns-topic", "apns-push-type", "apns-priority", "apns-expiration", \
             "apns-collapse-id", "apns-id"); the flags give the defaults. Any number of lines is streamed in \
-            bounded memory; a summary by reason with latency percentiles ends the run.
+            bounded memory; a summary by reason with latency percentiles ends the run. Each distinct payload \
+            and headers is linted once: a line with an error is refused (unless --force), with its line \
+            number, like a malformed line or one over 1 MiB, and the run goes on; warnings are printed once \
+            and counted. --dry-run prints what each line would send. Ctrl-C stops reading, lets what is in \
+            flight finish, prints the summary and the --skip-lines N to resume with; a second Ctrl-C exits \
+            at once.
 
             Broadcast (--channel): one Live Activity update or end to every device subscribed to the \
             channel, POST /4/broadcasts/apps/<bundle id> with apns-push-type liveactivity; --topic names \

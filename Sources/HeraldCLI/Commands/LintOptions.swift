@@ -3,8 +3,10 @@
 /// Header values stay as written: judging them (a priority of `7`, a malformed UUID) is the linter's
 /// job, which reports findings; the parser only rejects command lines it cannot read.
 public struct LintOptions: Equatable, Sendable {
-    /// The payload file, or `-` for standard input.
+    /// The payload file (an NDJSON requests file with `requests`), or `-` for standard input.
     public var input: String
+    /// `--requests`: the input is NDJSON requests, one a line, as `herald send --requests` reads them.
+    public var requests: Bool
     /// `--type`; `nil` means infer the push type from the payload.
     public var pushType: String?
     public var topic: String?
@@ -32,9 +34,11 @@ public struct LintOptions: Equatable, Sendable {
         apnsID: String? = nil,
         simulator: Bool = false,
         broadcast: Bool = false,
-        json: Bool = false
+        json: Bool = false,
+        requests: Bool = false
     ) {
         self.input = input
+        self.requests = requests
         self.pushType = pushType
         self.topic = topic
         self.priority = priority
@@ -49,8 +53,13 @@ public struct LintOptions: Equatable, Sendable {
 
     /// Reads the options from arguments parsed against `CommandSpec.lint`.
     init(_ parsed: ParsedArguments) throws(UsageError) {
+        let requests = parsed.value("requests")
+        if requests != nil, let file = parsed.positionals.first { throw .unexpectedArgument(file) }
+        let input: String
+        if let requests { input = requests } else { input = try parsed.positional(0, named: "FILE") }
+        if parsed.positionals.count > 1 { throw .unexpectedArgument(parsed.positionals[1]) }
         self.init(
-            input: try parsed.positional(0, named: "FILE"),
+            input: input,
             pushType: parsed.value("type"),
             topic: parsed.value("topic"),
             priority: parsed.value("priority"),
@@ -60,7 +69,8 @@ public struct LintOptions: Equatable, Sendable {
             apnsID: parsed.value("apns-id"),
             simulator: parsed.flag("simulator"),
             broadcast: parsed.flag("broadcast"),
-            json: parsed.flag("json")
+            json: parsed.flag("json"),
+            requests: requests != nil
         )
     }
 }

@@ -49,6 +49,8 @@ public struct SendOptions: Equatable, Sendable {
     public var quiet: Bool
     /// Broadcast to this channel instead of device tokens (`topic` is then the bundle id).
     public var channel: String?
+    /// Bulk mode: lines of the requests file to skip (a resumed run), numbers kept.
+    public var skipLines: Int?
 
     public init(
         credentials: Credentials, destination: Destination = .sandbox, payload: PayloadSource, topic: String? = nil,
@@ -56,9 +58,10 @@ public struct SendOptions: Equatable, Sendable {
         expiration: String? = nil, collapseID: String? = nil, apnsID: String? = nil, alternativePort: Bool = false,
         caFile: String? = nil, proxy: String? = nil, connections: Int? = nil, concurrency: Int? = nil,
         timeoutSeconds: Double? = nil, retries: Int? = nil, dryRun: Bool = false, force: Bool = false,
-        json: Bool = false, quiet: Bool = false, channel: String? = nil
+        json: Bool = false, quiet: Bool = false, channel: String? = nil, skipLines: Int? = nil
     ) {
         self.channel = channel
+        self.skipLines = skipLines
         self.credentials = credentials
         self.destination = destination
         self.payload = payload
@@ -95,7 +98,13 @@ public struct SendOptions: Equatable, Sendable {
             concurrency: try Self.count(parsed, "concurrency", in: 1...100_000),
             timeoutSeconds: try Self.seconds(parsed, "timeout"), retries: try Self.count(parsed, "retries", in: 0...10),
             dryRun: parsed.flag("dry-run"), force: parsed.flag("force"), json: parsed.flag("json"),
-            quiet: parsed.flag("quiet"), channel: parsed.value("channel"))
+            quiet: parsed.flag("quiet"), channel: parsed.value("channel"),
+            skipLines: try Self.count(parsed, "skip-lines", in: 0...1_000_000_000_000))
+        if skipLines != nil {
+            guard case .requests = payload else {
+                throw .invalidValue(option: "--skip-lines", value: nil, rule: "only goes with --requests")
+            }
+        }
         if channel != nil {
             if case .requests = payload {
                 throw .invalidValue(option: "--channel", value: nil, rule: "cannot be combined with --requests")

@@ -23,6 +23,9 @@ public struct CommandContext: Sendable {
     public var standardErrorIsTerminal: Bool
     /// Returns when the process is asked to stop (SIGINT or SIGTERM; a test decides itself).
     public var waitForTermination: @Sendable () async -> Void
+    /// Calls the handler at the first Ctrl-C (SIGINT or SIGTERM) from now on; a second one ends the
+    /// process at once (a bulk send stops reading and prints where to resume; tests call it themselves).
+    public var onInterrupt: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// Told where a long-running command (the emulator) listens, once it does (tests connect there).
     public var onListening: @Sendable (Int) -> Void
     /// Opens the transport `herald send` sends over (HTTP/2 for real; a fake in tests).
@@ -43,8 +46,10 @@ public struct CommandContext: Sendable {
             throw .invalidConfiguration("no transport")
         },
         waitForTermination: @escaping @Sendable () async -> Void = {},
-        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        onListening: @escaping @Sendable (Int) -> Void = { _ in },
+        onInterrupt: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { _ in }
     ) {
+        self.onInterrupt = onInterrupt
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.readStandardInput = readStandardInput
@@ -77,12 +82,18 @@ public struct CommandContext: Sendable {
             return now.tv_sec
         },
         environment: SystemIO.environment(),
-        openLines: { (path: String) throws(InputError) -> any LineReader in try FileLineReader.open(path) },
+        openLines: { (path: String) throws(InputError) -> any LineReader in
+            switch Result(catching: { () throws(LineReaderError) in try FileLineReader.open(path) }) {
+            case .success(let reader): return reader
+            case .failure(let error): throw InputError(error.message)
+            }
+        },
         standardErrorIsTerminal: isatty(2) == 1,
         makeTransport: { (configuration: TransportConfiguration) throws(APNsClientError) -> any APNsTransport in
             try HTTP2Transport(configuration: configuration)
         },
-        waitForTermination: { await Termination.wait() })
+        waitForTermination: { await Termination.wait() },
+        onInterrupt: { handler in Interrupts.onFirst(handler) })
 }
 
 /// A file or stream that could not be read or written.

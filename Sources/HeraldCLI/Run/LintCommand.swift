@@ -6,6 +6,7 @@ struct LintCommand {
     let context: CommandContext
 
     func run() -> Int32 {
+        if options.requests { return LintRequestsCommand(options: options, context: context).run() }
         let payload: [UInt8]
         do {
             payload = try context.read(options.input)

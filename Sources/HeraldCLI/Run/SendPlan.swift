@@ -1,4 +1,5 @@
 import APNs
+import APNsClient
 
 /// What `herald send` will send when not in bulk mode: the tokens, the headers and the payload,
 /// read, linted and typed. Building it reads files but sends nothing.
@@ -57,7 +58,7 @@ struct SendPlan {
             do {
                 tokens.append(try DeviceToken(hex: text))
             } catch {
-                throw Problem(message: "--token: \(error.message)", report: nil)
+                throw Problem(message: "--token: \(error.message.escapingInvisibleCharacters())", report: nil)
             }
         }
         if let file = options.tokensFile {
@@ -67,13 +68,18 @@ struct SendPlan {
             } catch {
                 throw Problem(message: "--tokens-file: \(error)", report: nil)
             }
-            for (number, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let text = line.trimmingWhitespace()
+            // Split on the byte, not the Character: "\r\n" is one Character, which a split on "\n"
+            // does not see, so a CRLF file was one long line.
+            let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() {
+                let text = Substring(String(decoding: line, as: UTF8.self)).trimmingWhitespace()
                 if text.isEmpty || text.hasPrefix("#") { continue }
                 do {
                     tokens.append(try DeviceToken(hex: String(text)))
                 } catch {
-                    throw Problem(message: "--tokens-file \(file), line \(number + 1): \(error.message)", report: nil)
+                    throw Problem(
+                        message: "--tokens-file \(file), line \(number + 1): \(error.message.escapingInvisibleCharacters())",
+                        report: nil)
                 }
             }
             if tokens.isEmpty { throw Problem(message: "--tokens-file \(file) holds no tokens", report: nil) }

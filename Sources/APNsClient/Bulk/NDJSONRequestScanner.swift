@@ -1,4 +1,4 @@
-// A byte-level reading of one bulk request line, for the common shape only:
+// A byte-level reading of one NDJSON request line (`herald send --requests`), for the common shape only:
 //
 //   {"token":"<hex>","payload":{...},"apns-priority":5,...}
 //
@@ -12,8 +12,8 @@
     import Glibc
 #endif
 
-/// The parts of a bulk request line, as found by `BulkLineScanner.scan`.
-struct BulkLineFields {
+/// The parts of a bulk request line, as found by `NDJSONRequestScanner.scan`.
+struct NDJSONRequestFields {
     var token: String?
     /// Where the payload object's bytes are in the line.
     var payload: Range<Int>?
@@ -23,7 +23,7 @@ struct BulkLineFields {
     var headers: [(key: String, value: String)] = []
 }
 
-enum BulkLineScanner {
+enum NDJSONRequestScanner {
     static let maximumDepth = 64
     /// The keys a line may have, each at most once (`payload` and `token` first: see `keySlot`).
     static let keys = [
@@ -38,12 +38,12 @@ enum BulkLineScanner {
     /// `knownPayload`: a payload an earlier line had (the scan accepted it). When the line's
     /// payload starts with exactly those bytes, it is that payload (a JSON object ends where its
     /// bytes say), so it is not validated again: bulk files often send one payload to many tokens.
-    static func scan(_ line: [UInt8], knownPayload: [UInt8] = []) -> BulkLineFields? {
+    static func scan(_ line: [UInt8], knownPayload: [UInt8] = []) -> NDJSONRequestFields? {
         line.withUnsafeBufferPointer { scan($0, knownPayload: knownPayload) }
     }
 
     /// `scan` over a line's bytes where they lie.
-    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, knownPayload: [UInt8]) -> BulkLineFields? {
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, knownPayload: [UInt8]) -> NDJSONRequestFields? {
         guard let base = bytes.baseAddress else { return nil }
         var scanner = Cursor(base: base, count: bytes.count)
         return knownPayload.withUnsafeBufferPointer { known in scanner.line(knownPayload: known) }
@@ -90,9 +90,9 @@ enum BulkLineScanner {
             String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)
         }
 
-        mutating func line(knownPayload known: UnsafeBufferPointer<UInt8>) -> BulkLineFields? {
-            var fields = BulkLineFields()
-            var seen: UInt32 = 0  // bit i: BulkLineScanner.keys[i] was read
+        mutating func line(knownPayload known: UnsafeBufferPointer<UInt8>) -> NDJSONRequestFields? {
+            var fields = NDJSONRequestFields()
+            var seen: UInt32 = 0  // bit i: NDJSONRequestScanner.keys[i] was read
             skipSpace()
             guard take(UInt8(ascii: "{")) else { return nil }
             skipSpace()
@@ -100,7 +100,7 @@ enum BulkLineScanner {
             while true {
                 skipSpace()
                 guard let keyRange = string(),
-                    let slot = BulkLineScanner.keySlot(
+                    let slot = NDJSONRequestScanner.keySlot(
                         UnsafeBufferPointer(start: base + keyRange.lowerBound, count: keyRange.count)),
                     seen & (1 << slot) == 0
                 else { return nil }
@@ -128,7 +128,7 @@ enum BulkLineScanner {
                     // A value that starts with a quote is a string or nothing: a broken string must
                     // not fall back to reading the digits inside it as an integer.
                     guard let range = peek == UInt8(ascii: "\"") ? string() : integer() else { return nil }
-                    fields.headers.append((BulkLineScanner.keys[slot], text(range)))
+                    fields.headers.append((NDJSONRequestScanner.keys[slot], text(range)))
                 }
                 skipSpace()
                 if take(UInt8(ascii: ",")) { continue }
@@ -163,7 +163,7 @@ enum BulkLineScanner {
             var at = position
             // Eight bytes at a time while none of them needs a look (see `plainWord`), then byte by byte.
             while at + 8 <= count,
-                BulkLineScanner.plainWord(UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+                NDJSONRequestScanner.plainWord(UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
             {
                 at += 8
             }
@@ -196,7 +196,7 @@ enum BulkLineScanner {
 
         /// Any JSON value, validated; with `compact`, no whitespace is allowed outside strings.
         private mutating func value(depth: Int, compact: Bool) -> Bool {
-            guard depth < BulkLineScanner.maximumDepth, let byte = peek else { return false }
+            guard depth < NDJSONRequestScanner.maximumDepth, let byte = peek else { return false }
             switch byte {
             case UInt8(ascii: "{"):
                 position += 1

@@ -1,7 +1,7 @@
 import APNs
 import Testing
 
-@testable import HeraldCLI
+@testable import APNsClient
 
 /// Finished notifications on their way back to the decoding thread: each one handed over is
 /// taken once, the waiting arrays stay bounded, and after `close` the sender keeps its own.
@@ -10,7 +10,8 @@ struct NotificationGraveyardTests {
     static func notifications(_ count: Int) throws -> [Notification] {
         let token = try DeviceToken(hex: String(repeating: "ab", count: 32))
         return (0..<count).map { _ in
-            Notification(token: token, topic: nil, apnsID: APNsID.random(), payload: EncodedPayload(bytes: Array("{}".utf8)))
+            Notification(
+                token: token, topic: nil, apnsID: APNsID.random(), payload: EncodedPayload(bytes: Array("{}".utf8)))
         }
     }
 

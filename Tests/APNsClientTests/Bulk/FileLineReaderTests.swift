@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import HeraldCLI
+@testable import APNsClient
 
 /// `FileLineReader`: lines end at `\n`, a `\r` before it is dropped, the last line may lack its
 /// `\n`, and lines that straddle the 64 KiB reads come out whole.
@@ -38,21 +38,37 @@ struct FileLineReaderTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reader = try FileLineReader.open(path)
         var lines: [String] = []
-        while let line = try reader.nextLine() { lines.append(String(decoding: line, as: UTF8.self)) }
+        while let line = try reader.nextLine() {
+            guard case .line(let bytes) = line else { throw LineReaderError("a line under the limit was skipped") }
+            lines.append(String(decoding: bytes, as: UTF8.self))
+        }
         #expect(lines == testCase.lines)
         #expect(reader.bytesConsumed == testCase.text.utf8.count)
         #expect(reader.totalBytes == testCase.text.utf8.count)
     }
 
-    @Test func aLineOverTheLimitIsAnError() throws {
+    /// A line over the limit is skipped to its newline (reported as `.tooLong`, in bounded memory),
+    /// and reading goes on with the next line: in the middle, at the end without a newline, and a
+    /// line just over the limit whose newline arrived in the same read.
+    @Test(
+        arguments: [
+            (2 << 20, "\n"), (FileLineReader.defaultMaximumLineBytes + 1, "\n"), (3 << 20, ""),
+        ] as [(Int, String)])
+    func aLineOverTheLimitIsSkippedAndReadingGoesOn(length: Int, end: String) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("herald-lines-\(UUID().uuidString)")
             .path
-        try Data(("a\n" + String(repeating: "x", count: FileLineReader.maximumLineBytes + 100_000)).utf8)
-            .write(to: URL(fileURLWithPath: path))
+        let text = "a\n" + String(repeating: "x", count: length) + end + (end.isEmpty ? "" : "b\r\nc\n")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reader = try FileLineReader.open(path)
-        #expect(try reader.nextLine() == Array("a".utf8))
-        let error = #expect(throws: InputError.self) { try reader.nextLine() }
-        #expect(error?.message.contains("longer than 1 MiB") == true)
+        var lines: [NextLine] = []
+        while let line = try reader.nextLine() { lines.append(line) }
+        let expected: [NextLine] =
+            end.isEmpty
+            ? [.line(Array("a".utf8)), .tooLong]
+            : [.line(Array("a".utf8)), .tooLong, .line(Array("b".utf8)), .line(Array("c".utf8))]
+        #expect(lines == expected)
+        #expect(reader.bytesConsumed == text.utf8.count)
+        #expect(reader.bufferCapacity <= 2 * FileLineReader.defaultMaximumLineBytes + 128 * 1024, "bounded memory")
     }
 }

@@ -1,14 +1,15 @@
 import APNs
 import Testing
 
-@testable import HeraldCLI
+@testable import APNsClient
 
 /// The byte-level reading of bulk request lines: it agrees with the full JSON parse on every line
 /// it accepts, and leaves every other line to it.
 @Suite(.timeLimit(.minutes(1)))
-struct BulkLineScannerTests {
+struct NDJSONRequestScannerTests {
     static let token = String(repeating: "ab", count: 32)
-    static let decoder = BulkRequestDecoder(topic: "com.example.app", pushType: nil, priority: nil, expiration: nil, collapseID: nil)
+    static let decoder = NDJSONRequestDecoder(
+        topic: "com.example.app", pushType: nil, priority: nil, expiration: nil, collapseID: nil)
 
     /// The notification the full parse gives, for comparison.
     static func parsed(_ line: String) throws -> Notification {
@@ -17,13 +18,17 @@ struct BulkLineScannerTests {
         let payload = try #require(object["payload"])
         func header(_ name: String) -> String? { object[name].flatMap { $0.stringValue ?? $0.numberValue?.text } }
         let body = EncodedPayload(bytes: payload.encoded())
-        let pushType = try header("apns-push-type").map(PushType.init(headerValue:))
-            ?? Linter.lint(LintRequest(payload: body.bytes, topic: header("apns-topic") ?? "com.example.app")).pushType ?? .alert
+        let pushType =
+            try header("apns-push-type").map(PushType.init(headerValue:))
+            ?? Linter.lint(LintRequest(payload: body.bytes, topic: header("apns-topic") ?? "com.example.app")).pushType
+            ?? .alert
         return Notification(
-            token: try DeviceToken(hex: token), topic: try Topic(header("apns-topic") ?? "com.example.app"), pushType: pushType,
+            token: try DeviceToken(hex: token), topic: try Topic(header("apns-topic") ?? "com.example.app"),
+            pushType: pushType,
             priority: try header("apns-priority").map(Priority.init(headerValue:)),
             expiration: try header("apns-expiration").map(Expiration.init(headerValue:)),
-            collapseID: try header("apns-collapse-id").map(CollapseID.init), apnsID: try header("apns-id").map(APNsID.init),
+            collapseID: try header("apns-collapse-id").map(CollapseID.init),
+            apnsID: try header("apns-id").map(APNsID.init),
             payload: body)
     }
 
@@ -34,8 +39,8 @@ struct BulkLineScannerTests {
         #"{"token":"\#(token)","payload":{"aps":{"alert":"x"}},"apns-expiration":0,"apns-collapse-id":"c1","apns-id":"123e4567-e89b-12d3-a456-426655440000","apns-topic":"com.example.other"}"#,
     ])
     func readsTheCommonShapeLikeTheFullParse(_ line: String) throws {
-        #expect(BulkLineScanner.scan(Array(line.utf8)) != nil, "the fast path should take this line")
-        let notification = try Self.decoder.decode(Array(line.utf8), number: 1)
+        #expect(NDJSONRequestScanner.scan(Array(line.utf8)) != nil, "the fast path should take this line")
+        let notification = try Self.decoder.decode(Array(line.utf8), number: 1).notification
         #expect(notification == (try Self.parsed(line)))
     }
 
@@ -56,7 +61,7 @@ struct BulkLineScannerTests {
         "{\"token\":\"\(token)\",\"payload\":{},\"apns-priority\":\"5\t}",
     ])
     func leavesEveryOtherLineToTheFullParse(_ line: String) {
-        #expect(BulkLineScanner.scan(Array(line.utf8)) == nil)
+        #expect(NDJSONRequestScanner.scan(Array(line.utf8)) == nil)
     }
 
     /// What the fast path leaves to the full parse is still refused there, with the line's number.
@@ -65,35 +70,41 @@ struct BulkLineScannerTests {
         #"{"token":"\#(token)","payload":{},"apns-expiration":"0}"#,
     ])
     func anUnterminatedHeaderStringIsALineError(_ line: String) {
-        let error = #expect(throws: BulkRequestDecoder.LineError.self) { try Self.decoder.decode(Array(line.utf8), number: 3) }
+        let error = #expect(throws: NDJSONRequestDecoder.LineError.self) {
+            try Self.decoder.decode(Array(line.utf8), number: 3)
+        }
         #expect(error?.description.hasPrefix("line 3:") == true, "\(String(describing: error))")
     }
 
     /// A topic is reused from the last line only when its bytes are the same: a Kelvin sign is
     /// not a "K", though Swift's String equality says so.
     @Test func aTopicEqualOnlyAsAStringIsCheckedAgain() throws {
-        let decoder = BulkRequestDecoder(topic: nil, pushType: "alert", priority: nil, expiration: nil, collapseID: nil)
+        // Payloads without aps: a lint error, not refused here (the topic is the point).
+        let decoder = NDJSONRequestDecoder(pushType: "alert", refuseLintErrors: false)
         let ascii = #"{"token":"\#(Self.token)","payload":{},"apns-topic":"com.Kapp"}"#
         let kelvin = #"{"token":"\#(Self.token)","payload":{},"apns-topic":"com.\u212Aapp"}"#
-        #expect(try decoder.decode(Array(ascii.utf8), number: 1).topic?.value == "com.Kapp")
-        #expect(throws: BulkRequestDecoder.LineError.self) { try decoder.decode(Array(kelvin.utf8), number: 2) }
+        #expect(try decoder.decode(Array(ascii.utf8), number: 1).notification.topic?.value == "com.Kapp")
+        #expect(throws: NDJSONRequestDecoder.LineError.self) { try decoder.decode(Array(kelvin.utf8), number: 2) }
     }
 
     @Test func repeatedPayloadsAreLintedOnceAndStillInferred() throws {
-        let decoder = BulkRequestDecoder(topic: "com.example.app", pushType: nil, priority: nil, expiration: nil, collapseID: nil)
+        let decoder = NDJSONRequestDecoder(
+            topic: "com.example.app", pushType: nil, priority: nil, expiration: nil, collapseID: nil)
         let background = #"{"token":"\#(Self.token)","payload":{"aps":{"content-available":1}}}"#
         let alert = #"{"token":"\#(Self.token)","payload":{"aps":{"alert":"hi"}}}"#
         for _ in 0..<3 {
-            #expect(try decoder.decode(Array(background.utf8), number: 1).pushType == .background)
-            #expect(try decoder.decode(Array(alert.utf8), number: 2).pushType == .alert)
+            #expect(try decoder.decode(Array(background.utf8), number: 1).notification.pushType == .background)
+            #expect(try decoder.decode(Array(alert.utf8), number: 2).notification.pushType == .alert)
         }
-        #expect(decoder.lintCache.state.withLock { $0.pushTypes.count } == 2)
+        #expect(decoder.lintCache.state.withLock { $0.verdicts.count } == 2)
     }
 
     @Test func aBadFieldInTheCommonShapeIsStillALineError() {
         let line = #"{"token":"zz","payload":{"aps":{"alert":"x"}}}"#
-        #expect(BulkLineScanner.scan(Array(line.utf8)) != nil)
-        let error = #expect(throws: BulkRequestDecoder.LineError.self) { try Self.decoder.decode(Array(line.utf8), number: 7) }
+        #expect(NDJSONRequestScanner.scan(Array(line.utf8)) != nil)
+        let error = #expect(throws: NDJSONRequestDecoder.LineError.self) {
+            try Self.decoder.decode(Array(line.utf8), number: 7)
+        }
         #expect(error?.description.hasPrefix("line 7: token:") == true, "\(String(describing: error))")
     }
 
@@ -112,7 +123,7 @@ struct BulkLineScannerTests {
         ] as [(String, String, String?, Bool)])
     func aKnownPayloadIsTakenAsItIs(known: String, line: String, payload: String?, taken: Bool) {
         let bytes = Array(line.utf8)
-        let fields = BulkLineScanner.scan(bytes, knownPayload: Array(known.utf8))
+        let fields = NDJSONRequestScanner.scan(bytes, knownPayload: Array(known.utf8))
         #expect(fields?.payload.map { String(decoding: bytes[$0], as: UTF8.self) } == payload)
         #expect((fields?.payloadIsKnown ?? false) == taken)
     }
@@ -126,13 +137,13 @@ struct BulkLineScannerTests {
             for place in 0..<8 {
                 var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
                 bytes[place] = UInt8(value)
-                #expect(BulkLineScanner.plainWord(word(bytes)) == plain(UInt8(value)), "byte \(value) at \(place)")
+                #expect(NDJSONRequestScanner.plainWord(word(bytes)) == plain(UInt8(value)), "byte \(value) at \(place)")
             }
         }
         for low: UInt8 in [0x00, 0x1F, 0x21, 0x22, 0x5C, 0x7F, 0x80] {
             for high: UInt8 in [0x20, 0x21, 0x23, 0x5D, 0x7E] {
                 let bytes = [UInt8](repeating: 0x41, count: 6) + [low, high]
-                #expect(BulkLineScanner.plainWord(word(bytes)) == (plain(low) && plain(high)), "\(low), \(high)")
+                #expect(NDJSONRequestScanner.plainWord(word(bytes)) == (plain(low) && plain(high)), "\(low), \(high)")
             }
         }
     }

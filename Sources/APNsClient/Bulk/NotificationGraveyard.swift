@@ -1,6 +1,6 @@
 // Finished notifications go back to the decoding thread to be freed there.
 //
-//   sender (loop): finished notification -> `retired` (BulkRequests) -> every 256: bury -> `full`
+//   consumer (loop): finished notification -> `retired` (DecodedRequestStream) -> every 256: bury -> `full`
 //   decoding thread: after each batch it hands over, takes what `full` holds (`Sweeper`); frees one
 //                    notification per line it decodes; emptied arrays go to `empty` for the sender
 
