@@ -17,7 +17,8 @@ struct ControlAPI {
     let tokens: TokenRegistry
     let faults: FaultInjector
     let server: ServerReference
-    let clock: @Sendable () -> Int
+    /// Milliseconds since 1970 (the 410 timestamp of a token unregistered here).
+    let milliseconds: @Sendable () -> Int
     var store: StoreStatus? = nil
     var devices: DeviceRegistry? = nil
 
@@ -76,7 +77,7 @@ struct ControlAPI {
                 if let devices, devices.route(for: parsed.hex)?.kind == .device {
                     try? devices.unregister(parsed.hex)
                 } else {
-                    tokens.unregister(parsed.hex, at: clock() * 1000)
+                    tokens.unregister(parsed.hex, at: milliseconds())
                 }
                 _ = responder.respond(status: 204)
             default:

@@ -154,7 +154,7 @@ extension EmulatorHandler {
                 case .success(let push) = DevicePushValidator.validatePayload(
                     headers, body: request.body, policy: policy)
             {
-                devices.deliver(push, receivedAt: clock() * 1000)
+                devices.deliver(push, receivedAt: milliseconds())
             }
             let uniqueID = configuration.sandbox ? quick.uniqueID : nil
             if scan.topicField == nil, let topic = scan.defaultTopic {  // a policy's default topic: rare
@@ -170,7 +170,7 @@ extension EmulatorHandler {
                 (uniqueID ?? []).withUnsafeBufferPointer { unique in
                     request.body.withUnsafeBytes { payload in
                         DeliveryRecord.withAcceptedFields(
-                            acceptedAt: clock() * 1000, token: tokenBytes,
+                            acceptedAt: milliseconds(), token: tokenBytes,
                             topic: scan.topicField.map(fields.value(at:)), pushType: scan.pushType.rawValue,
                             priority: scan.priority.rawValue, apnsID: apnsID,
                             uniqueID: uniqueID == nil ? nil : unique, payload: payload

@@ -35,7 +35,10 @@ final class EmulatorHandler: HTTP2RequestHandler {
     let server = ServerReference()
     let limiter: TokenRateLimiter?
     let verifier: ProviderTokenVerifier
+    /// UNIX seconds, for the rules stated in seconds.
     let clock: @Sendable () -> Int
+    /// Milliseconds since 1970, for every millisecond field written.
+    let milliseconds: @Sendable () -> Int
     /// The trusted keys by key id.
     let keysByID: [String: EmulatorConfiguration.ProviderKey]
     let channels: ChannelStore
@@ -46,7 +49,8 @@ final class EmulatorHandler: HTTP2RequestHandler {
 
     init(
         configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector = FaultInjector(),
-        clock: @escaping @Sendable () -> Int, channels: ChannelStore = ChannelStore(),
+        clock: @escaping @Sendable () -> Int, milliseconds: (@Sendable () -> Int)? = nil,
+        channels: ChannelStore = ChannelStore(),
         broadcastHook: BroadcastHook = BroadcastHook(), devices: DeviceRegistry? = nil,
         storeStatus: StoreStatus? = nil
     ) {
@@ -57,9 +61,11 @@ final class EmulatorHandler: HTTP2RequestHandler {
         self.faults = faults
         self.channels = channels
         self.broadcastHook = broadcastHook
-        self.devices = devices ?? DeviceRegistry(unregistered: tokens, clock: clock)
+        let milliseconds = milliseconds ?? { clock() * 1000 }
+        self.devices = devices ?? DeviceRegistry(unregistered: tokens, clock: clock, millisecondClock: milliseconds)
         limiter = configuration.perTokenRateLimit.map(TokenRateLimiter.init(limit:))
         self.clock = clock
+        self.milliseconds = milliseconds
         keysByID = Dictionary(configuration.keys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
         verifier = ProviderTokenVerifier(keys: configuration.keys.map {
             .init(keyID: $0.keyID, teamID: $0.teamID, publicKey: $0.publicKey)
@@ -75,7 +81,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
         let path = request.path ?? ""
         if path.hasPrefix("/control/v1/") {
             ControlAPI(
-                log: log, tokens: tokens, faults: faults, server: server, clock: clock, store: storeStatus, devices: devices)
+                log: log, tokens: tokens, faults: faults, server: server, milliseconds: milliseconds, store: storeStatus, devices: devices)
                 .handle(request, responder: responder)
             return
         }
@@ -147,7 +153,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
             var answer = [HTTP2Header("apns-id", push.apnsID)]
             if let uniqueID { answer.append(HTTP2Header("apns-unique-id", uniqueID)) }
             _ = responder.respond(status: 200, headers: answer)
-            devices.deliver(push, receivedAt: clock() * 1000)
+            devices.deliver(push, receivedAt: milliseconds())
             record(
                 push.token.hex, push.topic?.value, push.pushType.rawValue, push.priority.rawValue, push.apnsID, uniqueID,
                 200, nil, push.payload)
@@ -208,7 +214,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
         _ status: Int, _ reason: String?, _ payload: [UInt8], fault: String? = nil
     ) {
         log.append(Delivery(
-            receivedAt: clock() * 1000, token: token, topic: topic, pushType: pushType, priority: priority, apnsID: apnsID,
+            receivedAt: milliseconds(), token: token, topic: topic, pushType: pushType, priority: priority, apnsID: apnsID,
             uniqueID: uniqueID, status: status, reason: reason, payload: payload, fault: fault))
     }
 }

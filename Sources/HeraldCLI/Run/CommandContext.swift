@@ -15,6 +15,8 @@ public struct CommandContext: Sendable {
     public var writeFile: @Sendable (String, [UInt8]) throws(InputError) -> Void
     /// The current UNIX time in seconds.
     public var now: @Sendable () -> Int
+    /// Milliseconds since 1970: the clock of every millisecond field a command writes (the emulator's).
+    public var nowMilliseconds: @Sendable () -> Int
     /// Environment variables (`HERALD_*` give option defaults and secrets).
     public var environment: [String: String]
     /// Opens a file (or `-`, standard input) for reading line by line.
@@ -43,7 +45,8 @@ public struct CommandContext: Sendable {
             throw .invalidConfiguration("no transport")
         },
         waitForTermination: @escaping @Sendable () async -> Void = {},
-        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        onListening: @escaping @Sendable (Int) -> Void = { _ in },
+        nowMilliseconds: (@Sendable () -> Int)? = nil
     ) {
         self.standardOutput = standardOutput
         self.standardError = standardError
@@ -51,6 +54,7 @@ public struct CommandContext: Sendable {
         self.readFile = readFile
         self.writeFile = writeFile
         self.now = now
+        self.nowMilliseconds = nowMilliseconds ?? { now() * 1000 }
         self.environment = environment
         self.openLines = openLines
         self.standardErrorIsTerminal = standardErrorIsTerminal
@@ -82,7 +86,12 @@ public struct CommandContext: Sendable {
         makeTransport: { (configuration: TransportConfiguration) throws(APNsClientError) -> any APNsTransport in
             try HTTP2Transport(configuration: configuration)
         },
-        waitForTermination: { await Termination.wait() })
+        waitForTermination: { await Termination.wait() },
+        nowMilliseconds: {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+        })
 }
 
 /// A file or stream that could not be read or written.
