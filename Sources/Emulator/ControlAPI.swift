@@ -147,13 +147,15 @@ struct ControlAPI {
 
     static func json(_ delivery: Delivery) -> JSONValue {
         var object = JSONObject()
-        object["receivedAt"] = .number(JSONNumber(delivery.receivedAt))
+        object["received-at"] = .number(JSONNumber(delivery.receivedAt))
         object["token"] = delivery.token.map(JSONValue.string) ?? .null
         object["topic"] = delivery.topic.map(JSONValue.string) ?? .null
-        object["pushType"] = delivery.pushType.map(JSONValue.string) ?? .null
+        object["push-type"] = delivery.pushType.map(JSONValue.string) ?? .null
         object["priority"] = delivery.priority.map { .number(JSONNumber($0)) } ?? .null
-        object["apnsID"] = delivery.apnsID.map(JSONValue.string) ?? .null
-        object["uniqueID"] = delivery.uniqueID.map(JSONValue.string) ?? .null
+        object["collapse-id"] = delivery.collapseID.map(JSONValue.string) ?? .null
+        object["expiration"] = delivery.expiration.map { .number(JSONNumber($0)) } ?? .null
+        object["apns-id"] = delivery.apnsID.map(JSONValue.string) ?? .null
+        object["apns-unique-id"] = delivery.uniqueID.map(JSONValue.string) ?? .null
         object["status"] = .number(JSONNumber(delivery.status))
         object["reason"] = delivery.reason.map(JSONValue.string) ?? .null
         if let fault = delivery.fault { object["fault"] = .string(fault) }

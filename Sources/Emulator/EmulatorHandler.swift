@@ -156,7 +156,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
             devices.deliver(push, receivedAt: milliseconds())
             record(
                 push.token.hex, push.topic?.value, push.pushType.rawValue, push.priority.rawValue, push.apnsID, uniqueID,
-                200, nil, push.payload)
+                200, nil, push.payload, collapseID: push.collapseID?.value, expiration: push.expiration?.unixSeconds)
         case .failure(let rejection):
             let id = rejection.apnsID ?? APNsID.random().value
             var body = JSONObject([.init(key: "reason", value: .string(rejection.reason.rawValue))])
@@ -166,10 +166,14 @@ final class EmulatorHandler: HTTP2RequestHandler {
                 headers: [HTTP2Header("apns-id", id), HTTP2Header("content-type", "application/json")],
                 body: JSONValue.object(body).encoded())
             let token = path.hasPrefix("/3/device/") ? String(path.dropFirst("/3/device/".count)) : nil
+            func header(_ name: String) -> String? { incoming.headers.first { $0.name == name }?.value }
+            // What the request asked for, as far as it can be read: APNs's default priority when it
+            // sent none, none when it sent one that is not a priority.
+            let priority = header("apns-priority").map { (try? Priority(headerValue: $0))?.rawValue } ?? 10
             record(
-                token, incoming.headers.first { $0.name == "apns-topic" }?.value,
-                incoming.headers.first { $0.name == "apns-push-type" }?.value, nil, id, nil, rejection.status,
-                rejection.reason.rawValue, request.body)
+                token, header("apns-topic"), header("apns-push-type"), priority, id, nil, rejection.status,
+                rejection.reason.rawValue, request.body, collapseID: header("apns-collapse-id"),
+                expiration: header("apns-expiration").flatMap { try? Expiration(headerValue: $0).unixSeconds })
         }
     }
 
@@ -211,11 +215,13 @@ final class EmulatorHandler: HTTP2RequestHandler {
 
     func record(
         _ token: String?, _ topic: String?, _ pushType: String?, _ priority: Int?, _ apnsID: String?, _ uniqueID: String?,
-        _ status: Int, _ reason: String?, _ payload: [UInt8], fault: String? = nil
+        _ status: Int, _ reason: String?, _ payload: [UInt8], fault: String? = nil, collapseID: String? = nil,
+        expiration: Int? = nil
     ) {
         log.append(Delivery(
             receivedAt: milliseconds(), token: token, topic: topic, pushType: pushType, priority: priority, apnsID: apnsID,
-            uniqueID: uniqueID, status: status, reason: reason, payload: payload, fault: fault))
+            uniqueID: uniqueID, status: status, reason: reason, payload: payload, fault: fault, collapseID: collapseID,
+            expiration: expiration))
     }
 }
 
