@@ -124,8 +124,8 @@ struct ControlAPI {
         }
         var object = JSONObject()
         object["requests"] = .number(JSONNumber(counts.total))
-        object["byStatus"] = .object(byStatus)
-        object["byReason"] = .object(byReason)
+        object["by-status"] = .object(byStatus)
+        object["by-reason"] = .object(byReason)
         object["faults"] = .object(JSONObject([
             .init(key: "active", value: .number(JSONNumber(faults.list().count))),
             .init(key: "injected", value: .number(JSONNumber(faults.injectedCount))),
@@ -137,7 +137,7 @@ struct ControlAPI {
             ]))
         }
         if let devices { object["devices"] = .number(JSONNumber(devices.deviceCount)) }
-        object["deliveryLog"] = .object(JSONObject([
+        object["delivery-log"] = .object(JSONObject([
             .init(key: "kept", value: .number(JSONNumber(log.keptCount))),
             .init(key: "capacity", value: .number(JSONNumber(log.capacity))),
         ]))

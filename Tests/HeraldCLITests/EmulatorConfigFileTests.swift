@@ -10,9 +10,9 @@ struct EmulatorConfigFileTests {
     @Test func teamsKeysTopicsAndEnvironments() throws {
         let file = try EmulatorConfigFile(bytes: Array("""
             {"teams":[
-              {"teamId":"DEF123GHIJ","topics":["com.example.app"],
-               "keys":[{"keyId":"ABC123DEFG","authKey":"a.p8"},{"keyId":"ABC123DEFH","publicKey":"/keys/b.pem","environment":"sandbox"}]},
-              {"teamId":"XYZ987WVUT","keys":[{"keyId":"QRS456TUVW","authKey":"c.p8","environment":"production"}]}
+              {"team-id":"DEF123GHIJ","topics":["com.example.app"],
+               "keys":[{"key-id":"ABC123DEFG","auth-key":"a.p8"},{"key-id":"ABC123DEFH","public-key":"/keys/b.pem","environment":"sandbox"}]},
+              {"team-id":"XYZ987WVUT","keys":[{"key-id":"QRS456TUVW","auth-key":"c.p8","environment":"production"}]}
             ]}
             """.utf8), path: "/etc/herald/emulator.json")
         #expect(file.keys.map(\.keyID) == ["ABC123DEFG", "ABC123DEFH", "QRS456TUVW"])
@@ -21,7 +21,18 @@ struct EmulatorConfigFileTests {
         #expect(file.keys.map(\.environment) == [.both, .sandbox, .production])
         #expect(file.keys[0].topics == ["com.example.app"] && file.keys[2].topics.isEmpty)
         #expect(file.allTopics == nil, "the second team names no topics: any topic")
+        let camelCase = try EmulatorConfigFile(
+            bytes: Array(Self.old.utf8), path: "/etc/herald/emulator.json")
+        #expect(camelCase == file, "the names files were first written with are still read")
     }
+
+    static let old = """
+        {"teams":[
+          {"teamId":"DEF123GHIJ","topics":["com.example.app"],
+           "keys":[{"keyId":"ABC123DEFG","authKey":"a.p8"},{"keyId":"ABC123DEFH","publicKey":"/keys/b.pem","environment":"sandbox"}]},
+          {"teamId":"XYZ987WVUT","keys":[{"keyId":"QRS456TUVW","authKey":"c.p8","environment":"production"}]}
+        ]}
+        """
 
     /// Keys are checked against the topic's bundle id, so a suffixed topic ("….voip") must count
     /// as its app: kept as written, the team's own VoIP pushes were refused (403 InvalidProviderToken).
@@ -38,7 +49,8 @@ struct EmulatorConfigFileTests {
         ("[]", "(root)"),
         (#"{"teams":[]}"#, "teams"),
         (#"{"teams":[{"teamId":"DEF123GHIJ"}]}"#, "teams[0].keys"),
-        (#"{"teams":[{"teamId":"short","keys":[]}]}"#, "teams[0].teamId"),
+        (#"{"teams":[{"teamId":"short","keys":[]}]}"#, "teams[0].team-id"),
+        (#"{"teams":[{"teamId":"DEF123GHIJ","team-id":"DEF123GHIJ","keys":[]}]}"#, "teams[0].teamId"),
         (#"{"teams":[{"teamId":"DEF123GHIJ","keys":[{"keyId":"ABC123DEFG"}]}]}"#, "teams[0].keys[0]"),
         (#"{"teams":[{"teamId":"DEF123GHIJ","keys":[{"keyId":"ABC123DEFG","authKey":"a","publicKey":"b"}]}]}"#, "teams[0].keys[0]"),
         (#"{"teams":[{"teamId":"DEF123GHIJ","keys":[{"keyId":"ABC123DEFG","authKey":"a","environment":"dev"}]}]}"#,
@@ -46,7 +58,7 @@ struct EmulatorConfigFileTests {
         (#"{"teams":[{"teamId":"DEF123GHIJ","topics":["not a topic"],"keys":[{"keyId":"ABC123DEFG","authKey":"a"}]}]}"#,
          "teams[0].topics[0]"),
         (#"{"teams":[{"teamId":"DEF123GHIJ","keys":[{"keyId":"ABC123DEFG","authKey":"a"},{"keyId":"ABC123DEFG","authKey":"b"}]}]}"#,
-         "teams[0].keys[1].keyId"),
+         "teams[0].keys[1].key-id"),
         (#"{"teams":[{"teamId":"DEF123GHIJ","team":"x","keys":[{"keyId":"ABC123DEFG","authKey":"a"}]}]}"#, "teams[0].team"),
         (#"{"teams":[], "extra":1}"#, "extra"),
         ("{", "cfg.json"),

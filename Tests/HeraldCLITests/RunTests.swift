@@ -194,8 +194,8 @@ struct RunTests {
         #expect(first["severity"] == "error")
         #expect(first["path"] == "aps.badge")
         #expect(first["message"]?.stringValue?.contains("\"3\"") == true)
-        #expect(output["pushType"] == "alert")
-        #expect(output["pushTypeInferred"] == false)
+        #expect(output["push-type"] == "alert")
+        #expect(output["push-type-inferred"] == false)
     }
 
     @Test func lintSimulatorAndBroadcastDestinations() async {

@@ -55,9 +55,9 @@ struct ResultPrinter {
             object["succeeded"] = .number(JSONNumber(metrics.succeeded))
             object["failed"] = .number(JSONNumber(metrics.failed))
             object["retried"] = .number(JSONNumber(metrics.retried))
-            object["failedByReason"] = .object(JSONObject(metrics.failedByReason.sorted { $0.key < $1.key }
+            object["failed-by-reason"] = .object(JSONObject(metrics.failedByReason.sorted { $0.key < $1.key }
                 .map { .init(key: $0.key, value: .number(JSONNumber($0.value))) }))
-            object["latencyMicroseconds"] = [
+            object["latency-microseconds"] = [
                 "p50": .number(JSONNumber(Int(latency.percentile(0.5)))),
                 "p90": .number(JSONNumber(Int(latency.percentile(0.9)))),
                 "p99": .number(JSONNumber(Int(latency.percentile(0.99)))),
