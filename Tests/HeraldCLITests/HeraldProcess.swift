@@ -13,12 +13,13 @@ enum HeraldBinary {
     }()
 
     /// Runs `herald arguments` to its end and returns its exit status and both streams.
-    static func run(_ arguments: [String], stdin: String = "", environment: [String: String]? = nil) throws -> (
-        status: Int32, stdout: String, stderr: String
-    ) {
+    static func run(
+        _ arguments: [String], stdin: String = "", environment: [String: String]? = nil, directory: String? = nil
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(path, "herald binary next to the test bundle"))
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         if let environment { process.environment = environment }
         let input = Pipe()
         let output = Pipe()
@@ -43,12 +44,14 @@ final class EmulatorProcess {
     let port: Int
     private let output: FileHandle
 
-    /// Starts `herald emulator --plaintext --listen 127.0.0.1:0 --in-memory` plus `arguments`, and
-    /// returns once it printed where it listens.
-    init(_ arguments: [String]) throws {
+    /// Starts `herald emulator --plaintext --listen 127.0.0.1:0 --in-memory` plus `arguments` (over
+    /// TLS with its generated CA in `directory`/herald-data when `tlsIn` is given), and returns once
+    /// it printed where it listens.
+    init(_ arguments: [String], tlsIn directory: String? = nil) throws {
         process.executableURL = URL(
             fileURLWithPath: try #require(HeraldBinary.path, "herald binary next to the test bundle"))
-        process.arguments = ["emulator", "--plaintext", "--listen", "127.0.0.1:0", "--in-memory"] + arguments
+        let transport = directory.map { ["--data-dir", $0 + "/herald-data"] } ?? ["--plaintext", "--in-memory"]
+        process.arguments = ["emulator", "--listen", "127.0.0.1:0"] + transport + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.standardError
@@ -61,7 +64,7 @@ final class EmulatorProcess {
             text += String(decoding: chunk, as: UTF8.self)
         }
         let firstLine = text.split(separator: "\n").first.map(String.init) ?? ""
-        guard let range = firstLine.range(of: "http://127.0.0.1:"),
+        guard let range = firstLine.range(of: "://127.0.0.1:"),
             let port = Int(firstLine[range.upperBound...].prefix { $0.isNumber })
         else {
             process.terminate()
@@ -71,6 +74,8 @@ final class EmulatorProcess {
     }
 
     var endpoint: String { "http://127.0.0.1:\(port)" }
+    /// The TLS endpoint, by the name the generated certificate carries.
+    var tlsEndpoint: String { "https://localhost:\(port)" }
 
     /// Stops it as Ctrl-C would and returns its exit status.
     func stop() -> Int32 {

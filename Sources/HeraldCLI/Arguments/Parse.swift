@@ -58,6 +58,7 @@ public func parse(
     for option in spec.options where option.valueName != nil && result.values[option.name] == nil {
         if let variable = option.environmentVariable, let value = environment[variable], !value.isEmpty {
             result.values[option.name] = [value]
+            result.fromEnvironment.insert(option.name)
         }
     }
     try checkCompleteness(result, against: spec)

@@ -32,7 +32,7 @@ struct ResultPrinter {
                     if let timestamp = rejection.timestampMilliseconds { object["timestamp"] = .number(JSONNumber(timestamp)) }
                 } else {
                     object["status"] = .null
-                    object["error"] = .string(error.description)
+                    object["error"] = .string(TrustedCA.explaining(error.description))
                 }
                 context.standardOutput(JSONValue.object(object).encodedString + "\n")
             } else if case .rejected(let rejection) = error {
@@ -41,7 +41,7 @@ struct ResultPrinter {
                 context.standardOutput(
                     "\(notification.token.hex) \(rejection.status) \(rejection.apnsID ?? "-") \(rejection.reason)\(since)\n")
             } else {
-                context.standardOutput("\(notification.token.hex) - - \(error)\n")
+                context.standardOutput("\(notification.token.hex) - - \(TrustedCA.explaining(error.description))\n")
             }
         }
     }
