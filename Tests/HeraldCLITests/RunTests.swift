@@ -89,8 +89,8 @@ struct SendCommandTests {
         #expect(process.stdout.contains("\(Self.token1) 200 \(requests.first { $0.header(":path")!.hasSuffix(Self.token1) }!.apnsID)"))
         #expect(process.stdout.contains("\(Self.token2) 410 "))
         #expect(process.stdout.contains(" Unregistered"))
-        #expect(process.stderr.contains("2 sent: 1 succeeded, 1 failed"))
-        #expect(process.stderr.contains("1 Unregistered"))
+        #expect(process.stderr.contains("2 sent (reached APNs): 1 accepted, 1 rejected; 0 not sent\n"))
+        #expect(process.stderr.contains("rejected by APNs:\n  1 Unregistered: The device token is inactive"))
         #expect(!process.stderr.contains("PRIVATE KEY"))
     }
 
@@ -130,9 +130,12 @@ struct SendCommandTests {
         #expect(requests.contains { $0.header("apns-push-type") == "background" && $0.header("apns-topic") == "com.example.other" })
         #expect(process.stderr.contains("line 3: invalid JSON"))
         #expect(process.stderr.contains("line 5: token:"))
-        #expect(process.stderr.contains("5 sent: 2 succeeded, 3 failed"))
-        #expect(process.stderr.contains("2 invalid request line"))
-        #expect(process.stderr.contains("1 BadDeviceToken"))
+        #expect(process.stderr.contains("3 sent (reached APNs): 2 accepted, 1 rejected; 2 not sent"), "\(process.stderr)")
+        #expect(process.stderr.contains("\n  2 invalid request line: lines of --requests refused before sending"))
+        #expect(
+            process.stderr.contains(
+                "rejected by APNs:\n  1 BadDeviceToken: The device token is invalid, or is for the other environment"
+                    + " (sandbox/production). Probably a token of the other environment (sandbox vs production)"))
     }
 
     @Test(arguments: [
