@@ -75,7 +75,9 @@ public struct DeviceOptions: Equatable, Sendable {
         switch parsed.positionals.first ?? "" {
         case "register":
             if let token { throw .unexpectedArgument(token) }
-            guard let topic = parsed.value("topic") else { throw .missingOption("--topic (the app to register for)") }
+            guard let topic = try parsed.value("topic").map({ (text: String) throws(UsageError) in
+                try CommandLineValues.bundleID(text, option: "--topic")
+            }) else { throw .missingOption("--topic (the app to register for)") }
             let environment = parsed.value("environment")
             if let environment, environment != "sandbox", environment != "production" {
                 throw .invalidValue(option: "--environment", value: environment, rule: "must be sandbox or production")

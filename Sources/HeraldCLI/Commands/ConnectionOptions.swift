@@ -60,8 +60,12 @@ extension SendOptions {
             if optional { return .none }
             throw .missingOption("--auth-key with --key-id and --team-id, or --cert")
         }
-        guard let keyID = parsed.value("key-id") else { throw .missingOption("--key-id (or HERALD_KEY_ID)") }
-        guard let teamID = parsed.value("team-id") else { throw .missingOption("--team-id (or HERALD_TEAM_ID)") }
+        guard let keyID = try CommandLineValues.identifier(parsed.value("key-id"), option: "--key-id") else {
+            throw .missingOption("--key-id (or HERALD_KEY_ID)")
+        }
+        guard let teamID = try CommandLineValues.identifier(parsed.value("team-id"), option: "--team-id") else {
+            throw .missingOption("--team-id (or HERALD_TEAM_ID)")
+        }
         return .token(authKeyPath: authKey, keyID: keyID, teamID: teamID)
     }
 

@@ -89,7 +89,10 @@ public struct SendOptions: Equatable, Sendable {
         self.init(
             credentials: try Self.credentials(parsed, optional: parsed.flag("dry-run")),
             destination: try Self.destination(parsed),
-            payload: try Self.payloadSource(parsed), topic: parsed.value("topic"), tokens: parsed.values("token"),
+            payload: try Self.payloadSource(parsed), topic: parsed.value("topic"),
+            tokens: try parsed.values("token").map { (text: String) throws(UsageError) in
+                try CommandLineValues.token(text, option: "--token")
+            },
             tokensFile: parsed.value("tokens-file"), pushType: parsed.value("type"), priority: parsed.value("priority"),
             expiration: parsed.value("expiration"), collapseID: parsed.value("collapse-id"),
             apnsID: parsed.value("apns-id"), alternativePort: parsed.flag("port-2197"), caFile: parsed.value("ca-file"),
