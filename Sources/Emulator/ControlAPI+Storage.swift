@@ -17,7 +17,7 @@ extension ControlAPI {
         object["dropped"] = .number(JSONNumber(writer.dropped))
         object["batches"] = .number(JSONNumber(writer.batches))
         object["errors"] = .number(JSONNumber(writer.failures + store.failureCount))
-        if let last = store.lastError ?? writer.lastError { object["lastError"] = .string(last) }
+        if let last = store.lastError ?? writer.lastError { object["last-error"] = .string(last) }
         return .object(object)
     }
 }

@@ -17,7 +17,8 @@ struct ControlAPI {
     let tokens: TokenRegistry
     let faults: FaultInjector
     let server: ServerReference
-    let clock: @Sendable () -> Int
+    /// Milliseconds since 1970 (the 410 timestamp of a token unregistered here).
+    let milliseconds: @Sendable () -> Int
     var store: StoreStatus? = nil
     var devices: DeviceRegistry? = nil
 
@@ -76,7 +77,7 @@ struct ControlAPI {
                 if let devices, devices.route(for: parsed.hex)?.kind == .device {
                     try? devices.unregister(parsed.hex)
                 } else {
-                    tokens.unregister(parsed.hex, at: clock() * 1000)
+                    tokens.unregister(parsed.hex, at: milliseconds())
                 }
                 _ = responder.respond(status: 204)
             default:
@@ -123,8 +124,8 @@ struct ControlAPI {
         }
         var object = JSONObject()
         object["requests"] = .number(JSONNumber(counts.total))
-        object["byStatus"] = .object(byStatus)
-        object["byReason"] = .object(byReason)
+        object["by-status"] = .object(byStatus)
+        object["by-reason"] = .object(byReason)
         object["faults"] = .object(JSONObject([
             .init(key: "active", value: .number(JSONNumber(faults.list().count))),
             .init(key: "injected", value: .number(JSONNumber(faults.injectedCount))),
@@ -136,7 +137,7 @@ struct ControlAPI {
             ]))
         }
         if let devices { object["devices"] = .number(JSONNumber(devices.deviceCount)) }
-        object["deliveryLog"] = .object(JSONObject([
+        object["delivery-log"] = .object(JSONObject([
             .init(key: "kept", value: .number(JSONNumber(log.keptCount))),
             .init(key: "capacity", value: .number(JSONNumber(log.capacity))),
         ]))
@@ -146,13 +147,15 @@ struct ControlAPI {
 
     static func json(_ delivery: Delivery) -> JSONValue {
         var object = JSONObject()
-        object["receivedAt"] = .number(JSONNumber(delivery.receivedAt))
+        object["received-at"] = .number(JSONNumber(delivery.receivedAt))
         object["token"] = delivery.token.map(JSONValue.string) ?? .null
         object["topic"] = delivery.topic.map(JSONValue.string) ?? .null
-        object["pushType"] = delivery.pushType.map(JSONValue.string) ?? .null
+        object["push-type"] = delivery.pushType.map(JSONValue.string) ?? .null
         object["priority"] = delivery.priority.map { .number(JSONNumber($0)) } ?? .null
-        object["apnsID"] = delivery.apnsID.map(JSONValue.string) ?? .null
-        object["uniqueID"] = delivery.uniqueID.map(JSONValue.string) ?? .null
+        object["collapse-id"] = delivery.collapseID.map(JSONValue.string) ?? .null
+        object["expiration"] = delivery.expiration.map { .number(JSONNumber($0)) } ?? .null
+        object["apns-id"] = delivery.apnsID.map(JSONValue.string) ?? .null
+        object["apns-unique-id"] = delivery.uniqueID.map(JSONValue.string) ?? .null
         object["status"] = .number(JSONNumber(delivery.status))
         object["reason"] = delivery.reason.map(JSONValue.string) ?? .null
         if let fault = delivery.fault { object["fault"] = .string(fault) }

@@ -12,6 +12,10 @@ struct DeliveryFields {
     let receivedAt: Int
     let status: Int
     let priority: Int?
+    /// `apns-expiration`, if the request had one.
+    var expiration: Int? = nil
+    /// `apns-collapse-id`'s bytes, if the request had one.
+    var collapseID: UnsafeRawBufferPointer? = nil
     /// Each string field's bytes, in `DeliveryRecord.Field` order (empty when absent).
     let parts: Parts
     /// Bit `field.rawValue` set: the field is present (possibly empty).
@@ -24,7 +28,7 @@ struct DeliveryFields {
 
     var hasFault: Bool { present & (1 << DeliveryRecord.Field.fault.rawValue) != 0 }
     /// The most bytes its format-5 encoding takes.
-    var compactBound: Int { DeliveryRecord.compactHeaderBound + textCount + payload.count }
+    var compactBound: Int { DeliveryRecord.compactHeaderBound + textCount + (collapseID?.count ?? 0) + payload.count }
 
     /// An absent field's bytes.
     static var none: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
@@ -33,17 +37,21 @@ struct DeliveryFields {
 extension DeliveryRecord {
     /// Runs `body` with the record's values, borrowed.
     func withFields<R>(_ body: (DeliveryFields) -> R) -> R {
-        text.withUnsafeMutablePointerToElements { text in
-            payload.withUnsafeBytes { payload in
-                func part(_ index: Int) -> UnsafeRawBufferPointer {
-                    let (start, end) = fieldRange(index)
-                    return UnsafeRawBufferPointer(start: text + start, count: end - start)
+        var collapseText = collapseID ?? ""
+        return collapseText.withUTF8 { collapseBytes in
+            text.withUnsafeMutablePointerToElements { text in
+                payload.withUnsafeBytes { payload in
+                    func part(_ index: Int) -> UnsafeRawBufferPointer {
+                        let (start, end) = fieldRange(index)
+                        return UnsafeRawBufferPointer(start: text + start, count: end - start)
+                    }
+                    return body(
+                        DeliveryFields(
+                            receivedAt: receivedAt, status: status, priority: priority, expiration: expiration,
+                            collapseID: collapseID == nil ? nil : UnsafeRawBufferPointer(collapseBytes),
+                            parts: (part(0), part(1), part(2), part(3), part(4), part(5), part(6), part(7)),
+                            present: present, lowercaseToken: false, payload: payload, textCount: textCount))
                 }
-                return body(
-                    DeliveryFields(
-                        receivedAt: receivedAt, status: status, priority: priority,
-                        parts: (part(0), part(1), part(2), part(3), part(4), part(5), part(6), part(7)),
-                        present: present, lowercaseToken: false, payload: payload, textCount: textCount))
             }
         }
     }
@@ -54,7 +62,8 @@ extension DeliveryRecord {
     static func withAcceptedFields<R>(
         acceptedAt receivedAt: Int, token: UnsafeBufferPointer<UInt8>, topic: UnsafeBufferPointer<UInt8>?,
         pushType: String, priority: Int, apnsID: UnsafeBufferPointer<UInt8>,
-        uniqueID: UnsafeBufferPointer<UInt8>?, payload: UnsafeRawBufferPointer, _ body: (DeliveryFields) -> R
+        uniqueID: UnsafeBufferPointer<UInt8>?, payload: UnsafeRawBufferPointer, expiration: Int? = nil,
+        collapseID: UnsafeBufferPointer<UInt8>? = nil, _ body: (DeliveryFields) -> R
     ) -> R {
         var pushTypeText = pushType
         return pushTypeText.withUTF8 { pushTypeBytes in
@@ -63,7 +72,8 @@ extension DeliveryRecord {
             let none = DeliveryFields.none
             return body(
                 DeliveryFields(
-                    receivedAt: receivedAt, status: 200, priority: priority,
+                    receivedAt: receivedAt, status: 200, priority: priority, expiration: expiration,
+                    collapseID: collapseID.map(UnsafeRawBufferPointer.init),
                     parts: (
                         UnsafeRawBufferPointer(token), topic.map(UnsafeRawBufferPointer.init) ?? none,
                         UnsafeRawBufferPointer(pushTypeBytes), UnsafeRawBufferPointer(apnsID),

@@ -19,11 +19,16 @@ public struct Delivery: Sendable, Equatable {
     /// The injected fault that decided the answer (`respond`, `goaway`, `reset`, `disconnect`), if any;
     /// `status` is 0 when no response was sent.
     public var fault: String? = nil
+    /// The request's `apns-collapse-id`, if it had one.
+    public var collapseID: String? = nil
+    /// The request's `apns-expiration` (UNIX seconds, 0: deliver now or never), if it had a valid one.
+    public var expiration: Int? = nil
 
     /// A delivery as the emulator records it, or as a store reads it back.
     public init(
         receivedAt: Int, token: String?, topic: String?, pushType: String?, priority: Int?, apnsID: String?,
-        uniqueID: String?, status: Int, reason: String?, payload: [UInt8], channel: String? = nil, fault: String? = nil
+        uniqueID: String?, status: Int, reason: String?, payload: [UInt8], channel: String? = nil, fault: String? = nil,
+        collapseID: String? = nil, expiration: Int? = nil
     ) {
         self.receivedAt = receivedAt
         self.token = token
@@ -37,6 +42,8 @@ public struct Delivery: Sendable, Equatable {
         self.payload = payload
         self.channel = channel
         self.fault = fault
+        self.collapseID = collapseID
+        self.expiration = expiration
     }
 }
 

@@ -7,14 +7,16 @@
 // little more than its payload and ids. Records back to back, each:
 //
 //   byte 0   flags: bit 0 priority present; bit 1 the payload is the previous record's (not
-//            repeated); other bits 0
+//            repeated); bit 2 expiration present; bit 3 collapse id present; other bits 0
+//            (records written before bits 2 and 3 existed have neither, and read the same)
 //   byte 1   present: bit i set when string field i is present (DeliveryRecord.Field order:
 //            token, topic, pushType, apnsID, uniqueID, reason, channel, fault)
 //   byte 2   repeats: bit i set when present field i is the previous record's value (not repeated)
 //   varints  (LEB128; signed ones zigzag): receivedAt minus the previous record's (the first
-//            record's from 0), status, priority (with flags bit 0), payload length, then the length
-//            of each present field not repeated, in field order
-//   bytes    those fields, in order, then the payload (none with flags bit 1)
+//            record's from 0), status, priority (with flags bit 0), expiration (with bit 2), payload
+//            length, then the length of each present field not repeated, in field order, then the
+//            collapse id's length (with bit 3)
+//   bytes    those fields, in order, the collapse id, then the payload (none with flags bit 1)
 //
 // The first record of a row repeats nothing, so a row decodes alone. Reading checks every length
 // against the bytes that are there, as format 4 does.
@@ -24,8 +26,8 @@
 #endif
 
 extension DeliveryRecord {
-    /// Most bytes of a format-5 header: three bytes, four varints of at most 10 bytes, eight of 5.
-    static let compactHeaderBound = 3 + 4 * 10 + 8 * 5
+    /// Most bytes of a format-5 header: three bytes, five varints of at most 10 bytes, nine of 5.
+    static let compactHeaderBound = 3 + 5 * 10 + 9 * 5
 
     /// Fields worth comparing with the previous record's (ids never repeat).
     static let repeatableFields: UInt8 = 0b1110_0111
@@ -95,7 +97,9 @@ extension DeliveryFields {
                     repeatsPayload = payload.baseAddress.map { memcmp(base + last.offset, $0, last.count) == 0 } ?? true
                 }
                 var offset = start
-                let flags: UInt8 = (priority == nil ? 0 : 1) | (repeatsPayload ? 2 : 0)
+                let flags: UInt8 =
+                    (priority == nil ? 0 : 1) | (repeatsPayload ? 2 : 0) | (expiration == nil ? 0 : 4)
+                    | (collapseID == nil ? 0 : 8)
                 base.storeBytes(of: flags, toByteOffset: offset, as: UInt8.self)
                 base.storeBytes(of: present, toByteOffset: offset + 1, as: UInt8.self)
                 base.storeBytes(of: repeats, toByteOffset: offset + 2, as: UInt8.self)
@@ -103,6 +107,7 @@ extension DeliveryFields {
                 Varint.write(Varint.zigzag(receivedAt &- context.receivedAt), to: base, at: &offset)
                 Varint.write(Varint.zigzag(status), to: base, at: &offset)
                 if let priority { Varint.write(Varint.zigzag(priority), to: base, at: &offset) }
+                if let expiration { Varint.write(Varint.zigzag(expiration), to: base, at: &offset) }
                 Varint.write(UInt64(payload.count), to: base, at: &offset)
                 let stored = present & ~repeats
                 bits = stored
@@ -111,6 +116,7 @@ extension DeliveryFields {
                     bits &= bits - 1
                     Varint.write(UInt64(part(index).count), to: base, at: &offset)
                 }
+                if let collapseID { Varint.write(UInt64(collapseID.count), to: base, at: &offset) }
                 bits = stored
                 while bits != 0 {
                     let index = bits.trailingZeroBitCount
@@ -127,6 +133,10 @@ extension DeliveryFields {
                         of: UInt64(truncatingIfNeeded: offset) << 32 | UInt64(truncatingIfNeeded: bytes.count),
                         toByteOffset: 8 * index, as: UInt64.self)
                     offset += bytes.count
+                }
+                if let collapseID, let source = collapseID.baseAddress {
+                    (base + offset).copyMemory(from: source, byteCount: collapseID.count)
+                    offset += collapseID.count
                 }
                 if !repeatsPayload {
                     if let source = payload.baseAddress {
@@ -230,7 +240,7 @@ extension DeliveryRecord {
         let flags = bytes[start]
         let present = bytes[start + 1]
         let repeats = bytes[start + 2]
-        guard flags <= 3 else { throw fail("flags is \(flags), only bits 0 and 1 are defined") }
+        guard flags <= 15 else { throw fail("flags is \(flags), only bits 0 to 3 are defined") }
         guard repeats & ~present == 0 else { throw fail("repeats fields (\(repeats)) it does not have (\(present))") }
         let repeatsPayload = flags & 2 != 0
         if repeats != 0 || repeatsPayload {
@@ -247,6 +257,7 @@ extension DeliveryRecord {
         let receivedAt = (previous?.receivedAt ?? 0) &+ Varint.unzigzag(try varint("receivedAt"))
         let status = Varint.unzigzag(try varint("status"))
         let priority = flags & 1 == 0 ? nil : Varint.unzigzag(try varint("priority"))
+        let expiration = flags & 4 == 0 ? nil : Varint.unzigzag(try varint("expiration"))
         let payloadLength = try varint("the payload length")
         let stored = present & ~repeats
         var lengths = [Int](repeating: 0, count: 8)
@@ -260,7 +271,13 @@ extension DeliveryRecord {
                 lengths[field] = end - first
             }
         }
-        let storedText = (0..<8).reduce(0) { stored & (1 << $1) != 0 ? $0 + lengths[$1] : $0 }
+        var collapseLength = 0
+        if flags & 8 != 0 {
+            let length = try varint("the collapse id's length")
+            guard length <= UInt64(bytes.count) else { throw fail("the collapse id is \(length) bytes long") }
+            collapseLength = Int(length)
+        }
+        let storedText = (0..<8).reduce(collapseLength) { stored & (1 << $1) != 0 ? $0 + lengths[$1] : $0 }
         let left = bytes.count - offset
         guard payloadLength <= UInt64(left) || repeatsPayload else {
             throw fail("the payload (\(payloadLength)) needs more than the \(left) bytes left")
@@ -306,11 +323,16 @@ extension DeliveryRecord {
             }
         }
         offset = source
+        var collapseID: String?
+        if flags & 8 != 0 {
+            collapseID = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + collapseLength]), as: UTF8.self)
+            offset += collapseLength
+        }
         if !repeatsPayload { payload = Array(bytes[offset..<offset + payloadCount]) }
         offset += storedPayload
         return DeliveryRecord(
-            receivedAt: receivedAt, status: status, priority: priority, payload: payload, text: text,
-            ends: (ends[0], ends[1], ends[2], ends[3], ends[4], ends[5], ends[6], ends[7]), present: present)
+            receivedAt: receivedAt, status: status, priority: priority, expiration: expiration,
+            collapseID: collapseID, payload: payload, text: text, ends: (ends[0], ends[1], ends[2], ends[3], ends[4], ends[5], ends[6], ends[7]), present: present)
     }
 }
 

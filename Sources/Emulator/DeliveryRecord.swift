@@ -14,6 +14,9 @@ struct DeliveryRecord: Sendable {
     let receivedAt: Int
     let status: Int
     let priority: Int?
+    /// `apns-expiration` and `apns-collapse-id`, outside the eight fields: most pushes have neither.
+    let expiration: Int?
+    let collapseID: String?
     let payload: [UInt8]
     // Not private: DeliveryRecord+Encoding writes and reads these as they are.
     /// The fields' bytes, back to back.
@@ -44,7 +47,7 @@ struct DeliveryRecord: Sendable {
         }
         self.init(
             receivedAt: delivery.receivedAt, status: delivery.status, priority: delivery.priority,
-            payload: delivery.payload, text: bytes.withUnsafeBufferPointer(RecordText.copy(of:)),
+            expiration: delivery.expiration, collapseID: delivery.collapseID, payload: delivery.payload, text: bytes.withUnsafeBufferPointer(RecordText.copy(of:)),
             ends: (ends[0], ends[1], ends[2], ends[3], ends[4], ends[5], ends[6], ends[7]),
             present: present)
     }
@@ -54,7 +57,7 @@ struct DeliveryRecord: Sendable {
     init(
         acceptedAt receivedAt: Int, token: UnsafeBufferPointer<UInt8>, topic: UnsafeBufferPointer<UInt8>?,
         pushType: String, priority: Int, apnsID: UnsafeBufferPointer<UInt8>, uniqueID: UnsafeBufferPointer<UInt8>?,
-        payload: [UInt8]
+        payload: [UInt8], expiration: Int? = nil, collapseID: String? = nil
     ) {
         let count = token.count + (topic?.count ?? 0) + pushType.utf8.count + apnsID.count + (uniqueID?.count ?? 0)
         var ends: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
@@ -68,17 +71,21 @@ struct DeliveryRecord: Sendable {
         let end = UInt32(truncatingIfNeeded: count)
         let present: UInt8 = 0b0000_1101 | (topic == nil ? 0 : 0b10) | (uniqueID == nil ? 0 : 0b1_0000)
         self.init(
-            receivedAt: receivedAt, status: 200, priority: priority, payload: payload, text: text,
+            receivedAt: receivedAt, status: 200, priority: priority, expiration: expiration, collapseID: collapseID,
+            payload: payload, text: text,
             ends: (ends.0, ends.1, ends.2, ends.3, ends.4, end, end, end), present: present)
     }
 
     init(
-        receivedAt: Int, status: Int, priority: Int?, payload: [UInt8], text: RecordText,
-        ends: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), present: UInt8
+        receivedAt: Int, status: Int, priority: Int?, expiration: Int? = nil, collapseID: String? = nil,
+        payload: [UInt8], text: RecordText, ends: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
+        present: UInt8
     ) {
         self.receivedAt = receivedAt
         self.status = status
         self.priority = priority
+        self.expiration = expiration
+        self.collapseID = collapseID
         self.payload = payload
         self.text = text
         self.ends = ends
@@ -100,6 +107,6 @@ struct DeliveryRecord: Sendable {
             receivedAt: receivedAt, token: self[.token], topic: self[.topic], pushType: self[.pushType],
             priority: priority,
             apnsID: self[.apnsID], uniqueID: self[.uniqueID], status: status, reason: self[.reason], payload: payload,
-            channel: self[.channel], fault: self[.fault])
+            channel: self[.channel], fault: self[.fault], collapseID: collapseID, expiration: expiration)
     }
 }

@@ -14,8 +14,9 @@ extension Emulator {
     public static func start(
         _ configuration: EmulatorConfiguration, store: any EmulatorStore, host: String = "127.0.0.1",
         port: UInt16 = 0, tls: TLSContext? = nil, loops: EventLoopGroup,
-        clock: @escaping @Sendable () -> Int = ProviderTokenCache.systemClock
+        clock: (@Sendable () -> Int)? = nil, millisecondClock: (@Sendable () -> Int)? = nil
     ) async throws -> Emulator {
+        let clock = EmulatorClock.resolve(seconds: clock, milliseconds: millisecondClock)
         let state = try EmulatorState(configuration: configuration, store: store, clock: clock)
         do {
             return try await start(

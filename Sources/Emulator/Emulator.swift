@@ -31,23 +31,27 @@ public final class Emulator: Sendable {
 
     /// Starts serving on `host:port` (0: any free port), over TLS when `tls` is given, else h2c.
     /// Its state lives in memory only; `start(_:store:...)` keeps it in a store.
+    /// `clock` (UNIX seconds) and `millisecondClock` (milliseconds since 1970) replace the system's
+    /// clock; given one, the other follows it.
     public static func start(
         _ configuration: EmulatorConfiguration, host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSContext? = nil,
-        loops: EventLoopGroup, clock: @escaping @Sendable () -> Int = ProviderTokenCache.systemClock
+        loops: EventLoopGroup, clock: (@Sendable () -> Int)? = nil, millisecondClock: (@Sendable () -> Int)? = nil
     ) async throws(HTTP2ConnectionError) -> Emulator {
-        try await start(
+        let clock = EmulatorClock.resolve(seconds: clock, milliseconds: millisecondClock)
+        return try await start(
             configuration, state: EmulatorState(configuration: configuration, clock: clock), host: host, port: port,
             tls: tls, loops: loops, clock: clock)
     }
 
     static func start(
         _ configuration: EmulatorConfiguration, state: EmulatorState, host: String, port: UInt16, tls: TLSContext?,
-        loops: EventLoopGroup, clock: @escaping @Sendable () -> Int
+        loops: EventLoopGroup, clock: EmulatorClock
     ) async throws(HTTP2ConnectionError) -> Emulator {
         let faults = FaultInjector()
         let hook = BroadcastHook()
         let handler = EmulatorHandler(
-            configuration: configuration, log: state.log, tokens: state.tokens, faults: faults, clock: clock,
+            configuration: configuration, log: state.log, tokens: state.tokens, faults: faults, clock: clock.seconds,
+            milliseconds: clock.milliseconds,
             channels: state.channels, broadcastHook: hook, devices: state.devices, storeStatus: state.status)
         var session = HTTP2SessionConfiguration()
         session.maxConcurrentStreams = configuration.initialMaxConcurrentStreams

@@ -114,7 +114,7 @@ extension EmulatorHandler {
             _ = responder.respond(status: 200, headers: [HTTP2Header("apns-request-id", accepted.requestID)])
             log.append(
                 Delivery(
-                    receivedAt: clock() * 1000, token: nil, topic: accepted.bundleID,
+                    receivedAt: milliseconds(), token: nil, topic: accepted.bundleID,
                     pushType: PushType.liveactivity.rawValue,
                     priority: accepted.priority.rawValue, apnsID: accepted.requestID, uniqueID: nil, status: 200,
                     reason: nil,
@@ -132,7 +132,7 @@ extension EmulatorHandler {
                 ? String(incoming.path.dropFirst(BroadcastPaths.broadcastPrefix.count)) : nil
             log.append(
                 Delivery(
-                    receivedAt: clock() * 1000, token: nil, topic: bundleID, pushType: field("apns-push-type"),
+                    receivedAt: milliseconds(), token: nil, topic: bundleID, pushType: field("apns-push-type"),
                     priority: field("apns-priority").flatMap { Int($0) }, apnsID: requestID, uniqueID: nil,
                     status: rejection.status, reason: rejection.reason.rawValue, payload: incoming.body,
                     channel: field("apns-channel-id")))

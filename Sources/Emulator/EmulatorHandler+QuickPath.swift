@@ -154,7 +154,7 @@ extension EmulatorHandler {
                 case .success(let push) = DevicePushValidator.validatePayload(
                     headers, body: request.body, policy: policy)
             {
-                devices.deliver(push, receivedAt: clock() * 1000)
+                devices.deliver(push, receivedAt: milliseconds())
             }
             let uniqueID = configuration.sandbox ? quick.uniqueID : nil
             if scan.topicField == nil, let topic = scan.defaultTopic {  // a policy's default topic: rare
@@ -162,7 +162,9 @@ extension EmulatorHandler {
                     token ?? String(decoding: tokenBytes, as: UTF8.self).lowercased(), topic.value,
                     scan.pushType.rawValue, scan.priority.rawValue,
                     String(decoding: quick.apnsID, as: UTF8.self),
-                    uniqueID.map { String(decoding: $0, as: UTF8.self) }, 200, nil, request.body)
+                    uniqueID.map { String(decoding: $0, as: UTF8.self) }, 200, nil, request.body,
+                    collapseID: scan.collapseIDField.map { String(decoding: fields.value(at: $0), as: UTF8.self) },
+                    expiration: scan.expiration?.unixSeconds)
                 return true
             }
             // Encoded into the log's rows from the bytes: no record made.
@@ -170,10 +172,12 @@ extension EmulatorHandler {
                 (uniqueID ?? []).withUnsafeBufferPointer { unique in
                     request.body.withUnsafeBytes { payload in
                         DeliveryRecord.withAcceptedFields(
-                            acceptedAt: clock() * 1000, token: tokenBytes,
+                            acceptedAt: milliseconds(), token: tokenBytes,
                             topic: scan.topicField.map(fields.value(at:)), pushType: scan.pushType.rawValue,
                             priority: scan.priority.rawValue, apnsID: apnsID,
-                            uniqueID: uniqueID == nil ? nil : unique, payload: payload
+                            uniqueID: uniqueID == nil ? nil : unique, payload: payload,
+                            expiration: scan.expiration?.unixSeconds,
+                            collapseID: scan.collapseIDField.map(fields.value(at:))
                         ) { log.append($0, reason: nil) }
                     }
                 }

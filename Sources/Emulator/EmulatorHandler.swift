@@ -35,7 +35,10 @@ final class EmulatorHandler: HTTP2RequestHandler {
     let server = ServerReference()
     let limiter: TokenRateLimiter?
     let verifier: ProviderTokenVerifier
+    /// UNIX seconds, for the rules stated in seconds.
     let clock: @Sendable () -> Int
+    /// Milliseconds since 1970, for every millisecond field written.
+    let milliseconds: @Sendable () -> Int
     /// The trusted keys by key id.
     let keysByID: [String: EmulatorConfiguration.ProviderKey]
     let channels: ChannelStore
@@ -46,7 +49,8 @@ final class EmulatorHandler: HTTP2RequestHandler {
 
     init(
         configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector = FaultInjector(),
-        clock: @escaping @Sendable () -> Int, channels: ChannelStore = ChannelStore(),
+        clock: @escaping @Sendable () -> Int, milliseconds: (@Sendable () -> Int)? = nil,
+        channels: ChannelStore = ChannelStore(),
         broadcastHook: BroadcastHook = BroadcastHook(), devices: DeviceRegistry? = nil,
         storeStatus: StoreStatus? = nil
     ) {
@@ -57,9 +61,11 @@ final class EmulatorHandler: HTTP2RequestHandler {
         self.faults = faults
         self.channels = channels
         self.broadcastHook = broadcastHook
-        self.devices = devices ?? DeviceRegistry(unregistered: tokens, clock: clock)
+        let milliseconds = milliseconds ?? { clock() * 1000 }
+        self.devices = devices ?? DeviceRegistry(unregistered: tokens, clock: clock, millisecondClock: milliseconds)
         limiter = configuration.perTokenRateLimit.map(TokenRateLimiter.init(limit:))
         self.clock = clock
+        self.milliseconds = milliseconds
         keysByID = Dictionary(configuration.keys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
         verifier = ProviderTokenVerifier(keys: configuration.keys.map {
             .init(keyID: $0.keyID, teamID: $0.teamID, publicKey: $0.publicKey)
@@ -75,7 +81,7 @@ final class EmulatorHandler: HTTP2RequestHandler {
         let path = request.path ?? ""
         if path.hasPrefix("/control/v1/") {
             ControlAPI(
-                log: log, tokens: tokens, faults: faults, server: server, clock: clock, store: storeStatus, devices: devices)
+                log: log, tokens: tokens, faults: faults, server: server, milliseconds: milliseconds, store: storeStatus, devices: devices)
                 .handle(request, responder: responder)
             return
         }
@@ -147,10 +153,10 @@ final class EmulatorHandler: HTTP2RequestHandler {
             var answer = [HTTP2Header("apns-id", push.apnsID)]
             if let uniqueID { answer.append(HTTP2Header("apns-unique-id", uniqueID)) }
             _ = responder.respond(status: 200, headers: answer)
-            devices.deliver(push, receivedAt: clock() * 1000)
+            devices.deliver(push, receivedAt: milliseconds())
             record(
                 push.token.hex, push.topic?.value, push.pushType.rawValue, push.priority.rawValue, push.apnsID, uniqueID,
-                200, nil, push.payload)
+                200, nil, push.payload, collapseID: push.collapseID?.value, expiration: push.expiration?.unixSeconds)
         case .failure(let rejection):
             let id = rejection.apnsID ?? APNsID.random().value
             var body = JSONObject([.init(key: "reason", value: .string(rejection.reason.rawValue))])
@@ -160,10 +166,14 @@ final class EmulatorHandler: HTTP2RequestHandler {
                 headers: [HTTP2Header("apns-id", id), HTTP2Header("content-type", "application/json")],
                 body: JSONValue.object(body).encoded())
             let token = path.hasPrefix("/3/device/") ? String(path.dropFirst("/3/device/".count)) : nil
+            func header(_ name: String) -> String? { incoming.headers.first { $0.name == name }?.value }
+            // What the request asked for, as far as it can be read: APNs's default priority when it
+            // sent none, none when it sent one that is not a priority.
+            let priority = header("apns-priority").map { (try? Priority(headerValue: $0))?.rawValue } ?? 10
             record(
-                token, incoming.headers.first { $0.name == "apns-topic" }?.value,
-                incoming.headers.first { $0.name == "apns-push-type" }?.value, nil, id, nil, rejection.status,
-                rejection.reason.rawValue, request.body)
+                token, header("apns-topic"), header("apns-push-type"), priority, id, nil, rejection.status,
+                rejection.reason.rawValue, request.body, collapseID: header("apns-collapse-id"),
+                expiration: header("apns-expiration").flatMap { try? Expiration(headerValue: $0).unixSeconds })
         }
     }
 
@@ -205,11 +215,13 @@ final class EmulatorHandler: HTTP2RequestHandler {
 
     func record(
         _ token: String?, _ topic: String?, _ pushType: String?, _ priority: Int?, _ apnsID: String?, _ uniqueID: String?,
-        _ status: Int, _ reason: String?, _ payload: [UInt8], fault: String? = nil
+        _ status: Int, _ reason: String?, _ payload: [UInt8], fault: String? = nil, collapseID: String? = nil,
+        expiration: Int? = nil
     ) {
         log.append(Delivery(
-            receivedAt: clock() * 1000, token: token, topic: topic, pushType: pushType, priority: priority, apnsID: apnsID,
-            uniqueID: uniqueID, status: status, reason: reason, payload: payload, fault: fault))
+            receivedAt: milliseconds(), token: token, topic: topic, pushType: pushType, priority: priority, apnsID: apnsID,
+            uniqueID: uniqueID, status: status, reason: reason, payload: payload, fault: fault, collapseID: collapseID,
+            expiration: expiration))
     }
 }
 

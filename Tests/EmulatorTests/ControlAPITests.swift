@@ -59,15 +59,15 @@ struct ControlAPITests {
             let (status, stats) = try await call(emulator, "GET", "/control/v1/stats")
             #expect(status == 200)
             #expect(stats?["requests"] == 3)
-            #expect(stats?["byStatus"]?["200"] == 2)
-            #expect(stats?["byStatus"]?["410"] == 1)
-            #expect(stats?["byReason"]?["Unregistered"] == 1)
+            #expect(stats?["by-status"]?["200"] == 2)
+            #expect(stats?["by-status"]?["410"] == 1)
+            #expect(stats?["by-reason"]?["Unregistered"] == 1)
             #expect((stats?["connections"]?["open"]?.intValue ?? 0) >= 1)
-            #expect(stats?["deliveryLog"]?["kept"] == 3)
+            #expect(stats?["delivery-log"]?["kept"] == 3)
             // Clearing the log keeps the totals.
             #expect(try await call(emulator, "DELETE", "/control/v1/deliveries").0 == 204)
             let after = try await call(emulator, "GET", "/control/v1/stats").1
-            #expect(after?["requests"] == 3 && after?["deliveryLog"]?["kept"] == 0)
+            #expect(after?["requests"] == 3 && after?["delivery-log"]?["kept"] == 0)
         }
     }
 
@@ -94,7 +94,7 @@ struct ControlAPITests {
         ("POST", "/control/v1/faults", #"{"status":500,"count":0}"#, 400, "count"),
         ("POST", "/control/v1/faults", #"{"status":500,"fraction":1.5}"#, 400, "fraction"),
         ("POST", "/control/v1/faults", #"{"status":500,"count":2,"fraction":0.5}"#, 400, "fraction"),
-        ("POST", "/control/v1/faults", #"{"action":"delay"}"#, 400, "latencyMs"),
+        ("POST", "/control/v1/faults", #"{"action":"delay"}"#, 400, "latency-ms"),
         ("POST", "/control/v1/faults", #"{"status":500,"colour":"red"}"#, 400, "colour"),
         ("GET", "/control/v1/deliveries?limit=0", "", 400, "limit"),
         ("GET", "/control/v1/deliveries?status=abc", "", 400, "status"),

@@ -23,12 +23,35 @@ struct DeliveryRecordCompactEncodingTests {
         Delivery(
             receivedAt: 0, token: "é", topic: "", pushType: "alert", priority: nil, apnsID: "x", uniqueID: "y",
             status: 599, reason: "", payload: Array(repeating: 0xFF, count: 300), channel: "c", fault: "reset"),
+        Delivery(
+            receivedAt: 5, token: "aa", topic: "t", pushType: "alert", priority: 5, apnsID: "x", uniqueID: nil,
+            status: 400, reason: "BadTopic", payload: [], collapseID: "score", expiration: 2_000_000_000),
+        Delivery(
+            receivedAt: 6, token: "aa", topic: "t", pushType: "alert", priority: nil, apnsID: "y", uniqueID: nil,
+            status: 200, reason: nil, payload: [], collapseID: "", expiration: 0),
+        Delivery(
+            receivedAt: 7, token: "aa", topic: "t", pushType: "alert", priority: nil, apnsID: "z", uniqueID: nil,
+            status: 200, reason: nil, payload: [], collapseID: "é", expiration: -1),
     ]
 
     @Test func recordsRoundTrip() throws {
         let deliveries = DeliveryRecordTests.deliveries + (1...40).map(Delivery.numbered) + Self.edgeCases
         #expect(try DeliveryRecord.decodeCompactAll(Self.encoded(deliveries)).map(\.delivery) == deliveries)
         #expect(try DeliveryRecord.decodeCompactAll([]).isEmpty)
+    }
+
+    /// A record written before flags bits 2 and 3 existed (no expiration, no collapse id) reads the same.
+    @Test func aRecordWithoutExpirationOrCollapseIDBitsReads() throws {
+        // flags 1 (priority), present 0b1 (token), repeats 0; time 4, status 200, priority 10, payload 2,
+        // token length 2; "aa", "{}".
+        let bytes: [UInt8] = [1, 1, 0, 8, 0x90, 0x03, 20, 2, 2] + Array("aa{}".utf8)
+        let decoded = try DeliveryRecord.decodeCompactAll(bytes).map(\.delivery)
+        #expect(
+            decoded == [
+                Delivery(
+                    receivedAt: 4, token: "aa", topic: nil, pushType: nil, priority: 10, apnsID: nil, uniqueID: nil,
+                    status: 200, reason: nil, payload: Array("{}".utf8))
+            ])
     }
 
     /// Pushes to one app differ in token, id and payload; the rest is given by reference.
@@ -62,7 +85,7 @@ struct DeliveryRecordCompactEncodingTests {
     }
 
     @Test(arguments: [
-        (0, UInt8(4), "flags is 4, only bits 0 and 1 are defined"),
+        (0, UInt8(16), "flags is 16, only bits 0 to 3 are defined"),
         (0, UInt8(3), "repeats the previous record's values, but is the first"),
         (2, UInt8(1), "repeats the previous record's values, but is the first"),
         (2, UInt8(0x80), "repeats fields (128) it does not have"),

@@ -202,7 +202,7 @@ struct DeviceControlTests {
             #expect(byToken[listening.token]?["online"] == true)
             #expect(byToken[listening.token]?["tokens"]?.arrayValue?.first?["token"]?.stringValue == activity)
             #expect(byToken[away.token]?["online"] == false)
-            #expect(byToken[away.token]?["storedNotifications"] == 1)
+            #expect(byToken[away.token]?["stored-notifications"] == 1)
             #expect(byToken[away.token]?["subscriptions"]?.arrayValue == ["com.example.other/dGVhbS1zY29yZQ=="])
             let filtered = try await ControlClient.get(port: harness.emulator.port, path: "/control/v1/devices?topic=com.example.other")
             #expect(try JSONValue(parsing: filtered)["devices"]?.arrayValue?.count == 1)

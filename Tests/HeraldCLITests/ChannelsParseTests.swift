@@ -70,10 +70,10 @@ struct ChannelsParseTests {
             .invalidValue(option: "ACTION", value: "make", rule: "must be create, read, delete or list")
         ),
         (["channels", "list", "extra", "--bundle-id", "a.b"] + auth, .unexpectedArgument("extra")),
-        (["channels", "list"] + auth, .missingOption("--bundle-id (or --topic)")),
+        (["channels", "list"] + auth, .missingOption("--topic (the app's bundle id)")),
         (
             ["channels", "list", "--bundle-id", "a.b", "--topic", "a.b"] + auth,
-            .invalidValue(option: "--topic", value: nil, rule: "cannot be combined with --bundle-id")
+            .duplicateOption("--topic")
         ),
         (["channels", "create", "--bundle-id", "a.b"] + auth, .missingOption("--storage-policy (0 or 1, for create)")),
         (
@@ -150,7 +150,7 @@ struct ChannelsParseTests {
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(option == "--bundle-id" && rule.contains("suffix"))
+            #expect(option == "--topic" && rule.contains("suffix"))
         }
     }
 

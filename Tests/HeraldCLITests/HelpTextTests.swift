@@ -13,7 +13,7 @@ struct HelpTextTests {
         #expect(text.hasPrefix("usage: herald \(spec.name)"))
         #expect(text.contains(spec.summary))
         #expect(text.contains("-h, --help"))
-        for option in spec.options {
+        for option in spec.options where option.isShown {
             let label = ["--" + option.name, option.valueName].compactMap { $0 }.joined(separator: " ")
             #expect(text.contains(label), "\(spec.name) help lacks \(label)")
             if let short = option.short {

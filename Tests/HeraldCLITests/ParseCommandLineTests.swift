@@ -14,7 +14,7 @@ struct ParseCommandLineTests {
         (["lint", "--help"], .help(topic: "lint")),
         (["lint", "-h"], .help(topic: "lint")),
         (["jwt", "--help"], .help(topic: "jwt")),
-        (["jwt", "--key-id", "K", "-h"], .help(topic: "jwt")),
+        (["jwt", "--key-id", "ABC123DEFG", "-h"], .help(topic: "jwt")),
         (["lint", "--bogus", "--help"], .help(topic: "lint")),
         (["simulator-file", "--help", "extra", "args"], .help(topic: "simulator-file")),
         (["version", "--help"], .help(topic: "version")),
@@ -51,12 +51,12 @@ struct ParseCommandLineTests {
             .jwt(JWTOptions(authKeyPath: "AuthKey.p8", keyID: "ABC123DEFG", teamID: "DEF123GHIJ"))
         ),
         (
-            ["jwt", "--team-id=T", "--issued-at", "1700000000", "--key-id=K", "--auth-key=k.p8"],
-            .jwt(JWTOptions(authKeyPath: "k.p8", keyID: "K", teamID: "T", issuedAt: 1_700_000_000))
+            ["jwt", "--team-id=DEF123GHIJ", "--issued-at", "1700000000", "--key-id=ABC123DEFG", "--auth-key=k.p8"],
+            .jwt(JWTOptions(authKeyPath: "k.p8", keyID: "ABC123DEFG", teamID: "DEF123GHIJ", issuedAt: 1_700_000_000))
         ),
         (
-            ["jwt", "--auth-key", "k.p8", "--key-id", "K", "--team-id", "T", "--issued-at=0"],
-            .jwt(JWTOptions(authKeyPath: "k.p8", keyID: "K", teamID: "T", issuedAt: 0))
+            ["jwt", "--auth-key", "k.p8", "--key-id", "ABC123DEFG", "--team-id", "DEF123GHIJ", "--issued-at=0"],
+            .jwt(JWTOptions(authKeyPath: "k.p8", keyID: "ABC123DEFG", teamID: "DEF123GHIJ", issuedAt: 0))
         ),
         (
             ["simulator-file", "--bundle", "com.example.app", "payload.json"],
@@ -110,16 +110,16 @@ struct ParseCommandLineTests {
         (["lint", "a.json", "b.json"], .unexpectedArgument("b.json")),
         (["lint", "a.json", "--", "-"], .unexpectedArgument("-")),
         (["jwt", "--key-id"], .missingValue(option: "--key-id", valueName: "KEY_ID")),
-        (["jwt", "--key-id", "--team-id", "T"], .missingValue(option: "--key-id", valueName: "KEY_ID")),
-        (["jwt", "--key-id", "K", "--team-id", "T"], .missingOption("--auth-key (or HERALD_AUTH_KEY)")),
-        (["jwt", "--auth-key", "k.p8", "--team-id", "T"], .missingOption("--key-id (or HERALD_KEY_ID)")),
-        (["jwt", "--auth-key", "k.p8", "--key-id", "K"], .missingOption("--team-id (or HERALD_TEAM_ID)")),
-        (["jwt", "--auth-key", "k.p8", "--key-id", "K", "--team-id", "T", "extra"], .unexpectedArgument("extra")),
+        (["jwt", "--key-id", "--team-id", "DEF123GHIJ"], .missingValue(option: "--key-id", valueName: "KEY_ID")),
+        (["jwt", "--key-id", "ABC123DEFG", "--team-id", "DEF123GHIJ"], .missingOption("--auth-key (or HERALD_AUTH_KEY)")),
+        (["jwt", "--auth-key", "k.p8", "--team-id", "DEF123GHIJ"], .missingOption("--key-id (or HERALD_KEY_ID)")),
+        (["jwt", "--auth-key", "k.p8", "--key-id", "ABC123DEFG"], .missingOption("--team-id (or HERALD_TEAM_ID)")),
+        (["jwt", "--auth-key", "k.p8", "--key-id", "ABC123DEFG", "--team-id", "DEF123GHIJ", "extra"], .unexpectedArgument("extra")),
         (
-            ["jwt", "--auth-key", "a.p8", "--auth-key", "b.p8", "--key-id", "K", "--team-id", "T"],
+            ["jwt", "--auth-key", "a.p8", "--auth-key", "b.p8", "--key-id", "ABC123DEFG", "--team-id", "DEF123GHIJ"],
             .duplicateOption("--auth-key")
         ),
-        (["simulator-file", "p.json"], .missingOption("--bundle")),
+        (["simulator-file", "p.json"], .missingOption("--topic")),
         (["simulator-file", "--bundle", "b"], .missingArgument("FILE")),
         (["simulator-file", "--bundle", "b", "-o"], .missingValue(option: "--output", valueName: "FILE")),
         (["simulator-file", "--bundle", "b", "-o", "x", "--output", "y", "p"], .duplicateOption("--output")),
@@ -134,7 +134,7 @@ struct ParseCommandLineTests {
 
     @Test(.timeLimit(.minutes(1)), arguments: badIssuedAt)
     func rejectsIssuedAtThatIsNotANonNegativeInteger(_ value: String) {
-        let arguments = ["jwt", "--auth-key", "k.p8", "--key-id", "K", "--team-id", "T", "--issued-at=\(value)"]
+        let arguments = ["jwt", "--auth-key", "k.p8", "--key-id", "ABC123DEFG", "--team-id", "DEF123GHIJ", "--issued-at=\(value)"]
         let error = usageError(arguments)
         #expect(error == .invalidValue(option: "--issued-at", value: value, rule: "must be a non-negative integer"))
         #expect(error?.description.hasPrefix("--issued-at must be a non-negative integer") == true)
@@ -166,7 +166,7 @@ struct EnvironmentTests {
 
     @Test func emptyVariablesCountAsAbsent() {
         #expect(throws: UsageError.missingOption("--auth-key (or HERALD_AUTH_KEY)")) {
-            try parseCommandLine(["jwt", "--key-id", "K", "--team-id", "T"], environment: ["HERALD_AUTH_KEY": ""])
+            try parseCommandLine(["jwt", "--key-id", "ABC123DEFG", "--team-id", "DEF123GHIJ"], environment: ["HERALD_AUTH_KEY": ""])
         }
     }
 

@@ -23,7 +23,7 @@ extension DeviceRegistry {
         guard !channelID.isEmpty else {
             throw .invalid(field: "channel-id", rule: "is empty; give the channel's base64 id")
         }
-        let now = clock()
+        let now = milliseconds()
         let outcome = state.withLock { state -> DeviceError? in
             guard let device = state.devices[deviceToken] else { return .unknownDevice(deviceToken) }
             let app = bundleID ?? device.bundleID
@@ -36,7 +36,7 @@ extension DeviceRegistry {
                 records?.enqueue(
                     .subscribe(
                         StoredSubscription(
-                            deviceID: deviceToken, bundleID: app, channelID: channelID, subscribedAt: now * 1000)))
+                            deviceID: deviceToken, bundleID: app, channelID: channelID, subscribedAt: now)))
             }
             return nil
         }
@@ -59,13 +59,14 @@ extension DeviceRegistry {
         let apnsID = requestID ?? APNsID.random().value
         let keepUntil = min(expiration ?? .max, now + Self.broadcastStorageSeconds)
         let keeps = storesLatest && expiration != 0 && keepUntil > now
+        let receivedAt = milliseconds()
         let outcome = state.withLock { state in
             var outcome = BroadcastOutcome()
             for (token, device) in state.devices where device.subscriptions.contains(key) {
                 let notification = DeviceNotification(
                     apnsID: apnsID, token: token, topic: bundleID + ".push-type.liveactivity", pushType: "liveactivity",
                     priority: priority, expiration: expiration, channelID: channelID, payload: body,
-                    receivedAt: now * 1000)
+                    receivedAt: receivedAt)
                 if let sink = device.sink {
                     sink.deliver(notification)
                     outcome.delivered += 1

@@ -17,8 +17,8 @@ extension DeviceRegistry {
     /// `store` (failures counted in `status`). Throws when the store cannot be read or holds a row
     /// Herald cannot read back.
     convenience init(
-        unregistered: TokenRegistry, clock: @escaping @Sendable () -> Int, restoringFrom store: any DeviceRecordStore,
-        status: StoreStatus
+        unregistered: TokenRegistry, clock: @escaping @Sendable () -> Int,
+        millisecondClock: (@Sendable () -> Int)? = nil, restoringFrom store: any DeviceRecordStore, status: StoreStatus
     ) throws(EmulatorStoreError) {
         _ = try store.deleteExpiredNotifications(now: Self.milliseconds(clock()))
         var state = State()
@@ -50,8 +50,8 @@ extension DeviceRegistry {
             state.devices[device.token] = restored
         }
         self.init(
-            unregistered: unregistered, clock: clock, records: DeviceRecordWriter(store: store, status: status),
-            state: state)
+            unregistered: unregistered, clock: EmulatorClock.resolve(seconds: clock, milliseconds: millisecondClock),
+            records: DeviceRecordWriter(store: store, status: status), state: state)
     }
 
     /// How many devices the registry holds.

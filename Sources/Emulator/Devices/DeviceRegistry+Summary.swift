@@ -32,8 +32,8 @@ extension DeviceRegistry {
                     .init(key: "token", value: .string(entry.token)), .init(key: "kind", value: .string(entry.kind.rawValue)),
                 ]))
             })
-            object["storedNotifications"] = .number(JSONNumber(storedNotifications))
-            object["storedBroadcasts"] = .number(JSONNumber(storedBroadcasts))
+            object["stored-notifications"] = .number(JSONNumber(storedNotifications))
+            object["stored-broadcasts"] = .number(JSONNumber(storedBroadcasts))
             object["subscriptions"] = .array(subscriptions.map(JSONValue.string))
             return .object(object)
         }

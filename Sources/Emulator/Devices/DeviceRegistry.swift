@@ -62,25 +62,31 @@ public final class DeviceRegistry: Sendable {
     public let unregistered: TokenRegistry
     /// UNIX seconds; injected so tests can move time.
     let clock: @Sendable () -> Int
+    /// Milliseconds since 1970, for the times the registry writes (receive, subscribe, unregister).
+    let milliseconds: @Sendable () -> Int
     /// Where changes are written through to, when the emulator has a store.
     let records: DeviceRecordWriter?
     /// How long a policy-1 channel keeps its latest broadcast for an offline device.
     public static let broadcastStorageSeconds = 8 * 3600
 
-    /// A registry in memory only.
+    /// A registry in memory only. `clock` (UNIX seconds) and `millisecondClock` replace the system's
+    /// clock; given one, the other follows it.
     public init(
         unregistered: TokenRegistry = TokenRegistry(),
-        clock: @escaping @Sendable () -> Int = ProviderTokenCache.systemClock
+        clock: (@Sendable () -> Int)? = nil, millisecondClock: (@Sendable () -> Int)? = nil
     ) {
+        let clocks = EmulatorClock.resolve(seconds: clock, milliseconds: millisecondClock)
         self.unregistered = unregistered
-        self.clock = clock
+        self.clock = clocks.seconds
+        self.milliseconds = clocks.milliseconds
         records = nil
     }
 
     /// A registry that starts from `state` and writes its changes to `records`.
-    init(unregistered: TokenRegistry, clock: @escaping @Sendable () -> Int, records: DeviceRecordWriter, state: State) {
+    init(unregistered: TokenRegistry, clock: EmulatorClock, records: DeviceRecordWriter, state: State) {
         self.unregistered = unregistered
-        self.clock = clock
+        self.clock = clock.seconds
+        self.milliseconds = clock.milliseconds
         self.records = records
         self.state.withLock { $0 = state }
     }
@@ -91,7 +97,7 @@ public final class DeviceRegistry: Sendable {
     public func register(bundleID: String, environment: DeviceEnvironment) throws(DeviceError) -> String {
         if let problem = Topic.bundleIDProblem(bundleID) { throw .invalid(field: "topic", rule: problem) }
         let token = Self.randomToken(bytes: 32)
-        let milliseconds = clock() * 1000
+        let milliseconds = milliseconds()
         let full = state.withLock { state -> Bool in
             guard state.devices.count < Self.maximumDevices else { return true }
             state.devices[token] = Device(bundleID: bundleID, environment: environment, tokens: [token])
@@ -121,7 +127,7 @@ public final class DeviceRegistry: Sendable {
     public func registerToken(_ kind: DeviceTokenKind, for deviceToken: String) throws(DeviceError) -> String {
         guard kind != .device else { throw .invalid(field: "kind", rule: "use \"live-activity\" or \"push-to-start\"") }
         let token = Self.randomToken(bytes: 80)
-        let milliseconds = clock() * 1000
+        let milliseconds = milliseconds()
         let added = state.withLock { state -> Bool? in
             guard let device = state.devices[deviceToken] else { return false }
             guard device.tokens.count <= Self.maximumTokensPerDevice else { return nil }
@@ -147,7 +153,7 @@ public final class DeviceRegistry: Sendable {
     /// Unregisters the device `deviceToken`: its stream ends, and pushes to any of its tokens answer
     /// 410 Unregistered with this moment's timestamp from now on.
     public func unregister(_ deviceToken: String) throws(DeviceError) {
-        let milliseconds = clock() * 1000
+        let milliseconds = milliseconds()
         let device = state.withLock { state -> Device? in
             guard let device = state.devices.removeValue(forKey: deviceToken) else { return nil }
             for token in device.tokens { state.routes[token] = nil }

@@ -36,7 +36,7 @@ extension EmulatorHandler {
         case .respond(let status, let reason):
             let id = requestID ?? APNsID.random().value
             var body = JSONObject([.init(key: "reason", value: .string(reason.rawValue))])
-            if status == 410 { body["timestamp"] = .number(JSONNumber(clock() * 1000)) }
+            if status == 410 { body["timestamp"] = .number(JSONNumber(milliseconds())) }
             _ = responder.respond(
                 status: status, headers: [HTTP2Header("apns-id", id), HTTP2Header("content-type", "application/json")],
                 body: JSONValue.object(body).encoded())

@@ -57,8 +57,16 @@ extension Fault {
 
     /// Decodes the control API's JSON form; errors name the field and the rule.
     public init(json: JSONValue) throws(FieldError) {
-        guard let object = json.objectValue else { throw FieldError(field: "fault", message: "must be a JSON object") }
-        let known: Set = ["action", "status", "reason", "errorCode", "count", "fraction", "latencyMs", "token", "topic"]
+        guard let given = json.objectValue else { throw FieldError(field: "fault", message: "must be a JSON object") }
+        let known: Set = ["action", "status", "reason", "error-code", "count", "fraction", "latency-ms", "token", "topic"]
+        // The names before Herald's JSON was all kebab-case, still read.
+        let renamed = ["errorCode": "error-code", "latencyMs": "latency-ms"]
+        var object = given
+        for (old, new) in renamed {
+            guard let value = object[old] else { continue }
+            guard object[new] == nil else { throw FieldError(field: old, message: "is the old name of '\(new)'; give one") }
+            object = JSONObject(object.members.map { $0.key == old ? .init(key: new, value: value) : $0 })
+        }
         if let unknown = object.members.first(where: { !known.contains($0.key) }) {
             throw FieldError(field: unknown.key, message: "is not a fault field (known: \(known.sorted().joined(separator: ", ")))")
         }
@@ -75,7 +83,7 @@ extension Fault {
         case "goaway":
             action = .goAway(reason: reason ?? .shutdown)
         case "reset":
-            let code = try Self.int(object, "errorCode", in: 0...Int(UInt32.max)) ?? Int(HTTP2ErrorCode.internalError.rawValue)
+            let code = try Self.int(object, "error-code", in: 0...Int(UInt32.max)) ?? Int(HTTP2ErrorCode.internalError.rawValue)
             action = .reset(HTTP2ErrorCode(rawValue: UInt32(code)))
         case "disconnect":
             action = .disconnect
@@ -94,9 +102,9 @@ extension Fault {
         } else {
             selection = .next(count ?? 1)
         }
-        latencyMilliseconds = try Self.int(object, "latencyMs", in: 0...Self.maximumLatencyMilliseconds) ?? 0
+        latencyMilliseconds = try Self.int(object, "latency-ms", in: 0...Self.maximumLatencyMilliseconds) ?? 0
         if actionName == "delay", latencyMilliseconds == 0 {
-            throw FieldError(field: "latencyMs", message: "is required with action 'delay' (milliseconds, 1-60000)")
+            throw FieldError(field: "latency-ms", message: "is required with action 'delay' (milliseconds, 1-60000)")
         }
         token = try Self.string(object, "token")?.lowercased()
         topic = try Self.string(object, "topic")
@@ -116,7 +124,7 @@ extension Fault {
             object["reason"] = .string(reason.rawValue)
         case .reset(let code):
             object["action"] = "reset"
-            object["errorCode"] = .number(JSONNumber(Int(code.rawValue)))
+            object["error-code"] = .number(JSONNumber(Int(code.rawValue)))
         case .disconnect:
             object["action"] = "disconnect"
         case .delay:
@@ -127,7 +135,7 @@ extension Fault {
         case .fraction(let fraction): object["fraction"] = .number(JSONNumber(fraction) ?? JSONNumber(0))
         }
         object["applied"] = .number(JSONNumber(applied))
-        if latencyMilliseconds > 0 { object["latencyMs"] = .number(JSONNumber(latencyMilliseconds)) }
+        if latencyMilliseconds > 0 { object["latency-ms"] = .number(JSONNumber(latencyMilliseconds)) }
         if let token { object["token"] = .string(token) }
         if let topic { object["topic"] = .string(topic) }
         return .object(object)

@@ -7,30 +7,29 @@ struct EmulatorState: Sendable {
     let status: StoreStatus?
 
     /// Fresh state in memory only: nothing is written anywhere (the emulator's behaviour without a store).
-    /// `clock` gives seconds since 1970.
-    init(configuration: EmulatorConfiguration, clock: @escaping @Sendable () -> Int) {
+    init(configuration: EmulatorConfiguration, clock: EmulatorClock) {
         log = DeliveryLog(capacity: configuration.deliveryLogCapacity)
         tokens = TokenRegistry()
         channels = ChannelStore(limitPerApp: configuration.channelLimitPerApp)
-        devices = DeviceRegistry(unregistered: tokens, clock: clock)
+        devices = DeviceRegistry(unregistered: tokens, clock: clock.seconds, millisecondClock: clock.milliseconds)
         status = nil
     }
 
     /// State loaded from `store` (the newest `deliveryLogCapacity` log entries and the total, the
     /// unregistered tokens, the live channels and every channel id issued, the simulated devices with
     /// what hangs on them), writing changes back to it.
-    /// `clock` gives seconds since 1970. Starts the log's writer thread; `shutdown` stops it.
-    init(
-        configuration: EmulatorConfiguration, store: any EmulatorStore, clock: @escaping @Sendable () -> Int
-    ) throws {
+    /// Starts the log's writer thread; `shutdown` stops it.
+    init(configuration: EmulatorConfiguration, store: any EmulatorStore, clock: EmulatorClock) throws {
         let status = StoreStatus(describing: store)
         let capacity = max(1, configuration.deliveryLogCapacity)
         let (entries, total) = try store.loadDeliveries(newest: capacity)
         tokens = TokenRegistry(restoring: try store.unregisteredTokens(), store: store, status: status)
         channels = ChannelStore(
             limitPerApp: configuration.channelLimitPerApp, restoring: try store.liveChannels(),
-            issued: try store.issuedChannelIDs(), store: store, status: status, clock: { clock() * 1000 })
-        devices = try DeviceRegistry(unregistered: tokens, clock: clock, restoringFrom: store, status: status)
+            issued: try store.issuedChannelIDs(), store: store, status: status, clock: clock.milliseconds)
+        devices = try DeviceRegistry(
+            unregistered: tokens, clock: clock.seconds, millisecondClock: clock.milliseconds, restoringFrom: store,
+            status: status)
         let writer = try DeliveryLogWriter(
             store: store, capacity: capacity, total: total, settings: configuration.deliveryLogWriteBehind)
         log = DeliveryLog(capacity: capacity, restoring: entries, total: total, writer: writer)

@@ -14,7 +14,7 @@ public func helpText(for spec: CommandSpec, program: String = "herald") -> Strin
     }
 
     let helpOption = OptionSpec("help", short: "h", help: "Show this help.")
-    let rows = (spec.options + [helpOption]).map { option in
+    let rows = (spec.options.filter(\.isShown) + [helpOption]).map { option in
         (label: optionLabel(option), help: option.help + optionNotes(option))
     }
     sections.append("Options:\n" + columns(rows))

@@ -16,6 +16,9 @@ public struct OptionSpec: Equatable, Sendable {
     public var isSecret: Bool
     /// An environment variable that gives the value when the option is absent (`HERALD_KEY_ID`).
     public var environmentVariable: String?
+    /// For an old spelling kept working: the long name of the option it stands for. Such an alias
+    /// is accepted, stored under that name, and left out of help, suggestions and completions.
+    public var aliasOf: String?
 
     public init(
         _ name: String,
@@ -36,6 +39,23 @@ public struct OptionSpec: Equatable, Sendable {
         self.isSecret = isSecret
         self.environmentVariable = environmentVariable
     }
+
+    /// An old name of `option` (`--bundle` for `--topic`): accepted, never shown.
+    public static func hiddenAlias(_ name: String, of option: OptionSpec) -> OptionSpec {
+        var alias = option
+        alias.name = name
+        alias.short = nil
+        alias.isRequired = false
+        alias.environmentVariable = nil
+        alias.aliasOf = option.name
+        return alias
+    }
+
+    /// Whether the option is shown (in help, suggestions, completions): not a hidden alias.
+    public var isShown: Bool { aliasOf == nil }
+
+    /// The name its value is stored under: its own, or the option's it is an alias of.
+    public var canonicalName: String { aliasOf ?? name }
 
     /// Whether the option is a boolean flag (takes no value).
     public var isFlag: Bool { valueName == nil }

@@ -43,21 +43,22 @@ public func parse(
             } else {
                 throw .missingValue(option: option.displayName, valueName: valueName)
             }
-            if result.values[option.name] != nil, !option.isRepeatable {
+            if result.values[option.canonicalName] != nil, !option.isRepeatable {
                 throw .duplicateOption(option.displayName)
             }
-            result.values[option.name, default: []].append(value)
+            result.values[option.canonicalName, default: []].append(value)
         } else {
             if inlineValue != nil { throw .flagWithValue(option.displayName) }
-            if result.flags.contains(option.name), !option.isRepeatable {
+            if result.flags.contains(option.canonicalName), !option.isRepeatable {
                 throw .duplicateOption(option.displayName)
             }
-            result.flags.insert(option.name)
+            result.flags.insert(option.canonicalName)
         }
     }
-    for option in spec.options where option.valueName != nil && result.values[option.name] == nil {
+    for option in spec.options where option.isShown && option.valueName != nil && result.values[option.name] == nil {
         if let variable = option.environmentVariable, let value = environment[variable], !value.isEmpty {
             result.values[option.name] = [value]
+            result.fromEnvironment.insert(option.name)
         }
     }
     try checkCompleteness(result, against: spec)
@@ -86,7 +87,7 @@ private func resolveOption(_ name: String, in spec: CommandSpec) throws(UsageErr
         // Only reachable as `--help=value`: a bare `--help` was handled before the loop.
         throw .flagWithValue("--help")
     }
-    let candidates = spec.options.map(\.name) + ["help"]
+    let candidates = spec.options.filter(\.isShown).map(\.name) + ["help"]
     throw .unknownOption(name, suggestion: closestMatch(to: name, among: candidates).map { "--" + $0 })
 }
 

@@ -11,17 +11,27 @@ public struct ParsedArguments: Equatable, Sendable {
     public var positionals: [String]
     /// Whether `-h` or `--help` appeared before any `--`; nothing else was checked if so.
     public var isHelpRequested: Bool
+    /// Options whose value came from an environment variable, not the command line: a flag given
+    /// on the command line that conflicts with one of these wins, and the variable is ignored.
+    public var fromEnvironment: Set<String>
 
     public init(
         flags: Set<String> = [],
         values: [String: [String]] = [:],
         positionals: [String] = [],
-        isHelpRequested: Bool = false
+        isHelpRequested: Bool = false,
+        fromEnvironment: Set<String> = []
     ) {
         self.flags = flags
         self.values = values
         self.positionals = positionals
         self.isHelpRequested = isHelpRequested
+        self.fromEnvironment = fromEnvironment
+    }
+
+    /// The value of `--name` only when the command line gave it (not an environment variable).
+    public func commandLineValue(_ name: String) -> String? {
+        fromEnvironment.contains(name) ? nil : value(name)
     }
 
     /// Whether the flag `--name` was given.

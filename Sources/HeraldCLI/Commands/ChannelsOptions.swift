@@ -92,15 +92,11 @@ public struct ChannelsOptions: Equatable, Sendable {
             proxy: parsed.value("proxy"), timeoutSeconds: timeout, json: parsed.flag("json"))
     }
 
-    /// --bundle-id or --topic (one of them), a bundle id without a push-type suffix.
+    /// --topic (or its old name --bundle-id): a bundle id without a push-type suffix.
     private static func bundleID(_ parsed: ParsedArguments) throws(UsageError) -> String {
-        let given = ["bundle-id", "topic"].compactMap { name in parsed.value(name).map { (name, $0) } }
-        guard let (name, value) = given.first else { throw .missingOption("--bundle-id (or --topic)") }
-        if given.count > 1 {
-            throw .invalidValue(option: "--topic", value: nil, rule: "cannot be combined with --bundle-id")
-        }
+        guard let value = parsed.value("topic") else { throw .missingOption("--topic (the app's bundle id)") }
         if let problem = Topic.bundleIDProblem(value) {
-            throw .invalidValue(option: "--\(name)", value: nil, rule: problem)
+            throw .invalidValue(option: "--topic", value: nil, rule: problem)
         }
         return value
     }

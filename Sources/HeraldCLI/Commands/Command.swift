@@ -4,6 +4,8 @@ public enum Command: Equatable, Sendable {
     case help(topic: String?)
     /// Print `heraldVersion`.
     case version
+    /// Print a shell completion script.
+    case completion(CompletionShell)
     /// Send notifications.
     case send(SendOptions)
     /// Manage broadcast channels.

@@ -10,6 +10,22 @@ extension CommandSpec {
         examples: ["herald help lint"]
     )
 
+    /// `herald completion bash|zsh|fish`.
+    public static let completion = CommandSpec(
+        name: "completion",
+        summary: "Print a shell completion script (bash, zsh or fish).",
+        positionals: [PositionalSpec("SHELL", help: "bash, zsh or fish.")],
+        discussion: """
+            The script completes every command and option (and file names for their values), generated \
+            from the same specs as this help. Load it in the running shell, or from its startup file:
+            """,
+        examples: [
+            "source <(herald completion bash)        # in ~/.bashrc",
+            "source <(herald completion zsh)         # in ~/.zshrc",
+            "herald completion fish | source         # in ~/.config/fish/config.fish",
+        ]
+    )
+
     /// `herald version`, also spelled `herald --version`.
     public static let version = CommandSpec(name: "version", summary: "Print Herald's version.")
 
@@ -32,6 +48,13 @@ let heraldCommandTable: [HeraldCommand] = [
     HeraldCommand(spec: .jwt) { parsed throws(UsageError) in .jwt(try JWTOptions(parsed)) },
     HeraldCommand(spec: .simulatorFile) { parsed throws(UsageError) in
         .simulatorFile(try SimulatorFileOptions(parsed))
+    },
+    HeraldCommand(spec: .completion) { parsed throws(UsageError) in
+        let name = try parsed.positional(0, named: "SHELL")
+        guard let shell = CompletionShell(rawValue: name) else {
+            throw .invalidValue(option: "SHELL", value: name, rule: "must be bash, zsh or fish")
+        }
+        return .completion(shell)
     },
     HeraldCommand(spec: .help) { parsed throws(UsageError) in
         guard let topic = parsed.positionals.first else { return .help(topic: nil) }

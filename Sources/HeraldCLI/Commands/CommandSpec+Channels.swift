@@ -1,11 +1,18 @@
+extension OptionSpec {
+    /// The app's bundle id, spelled `--topic` in every command (APNs's apns-topic); channel
+    /// commands take it bare, without a push-type suffix.
+    static let topicAsBundleID = OptionSpec(
+        "topic", valueName: "BUNDLE_ID", help: "The app's bundle id (the bare apns-topic, no suffix).")
+}
+
 extension CommandSpec {
     /// `herald channels create|read|delete|list`: manage broadcast channels (iOS 18).
     public static let channels = CommandSpec(
         name: "channels",
         summary: "Manage broadcast channels: create, read, delete, list.",
         options: OptionSpec.credentialOptions + [
-            OptionSpec("bundle-id", valueName: "BUNDLE_ID", help: "The app's bundle id."),
-            OptionSpec("topic", valueName: "BUNDLE_ID", help: "Same as --bundle-id (the bare bundle id, no suffix)."),
+            OptionSpec.topicAsBundleID,
+            .hiddenAlias("bundle-id", of: OptionSpec.topicAsBundleID),
             OptionSpec(
                 "storage-policy", valueName: "0|1", help: "create: 0 stores nothing, 1 the most recent message."),
             OptionSpec("channel", valueName: "ID", help: "read, delete: the channel id APNs gave on create."),
@@ -29,9 +36,9 @@ extension CommandSpec {
             """,
         examples: [
             "herald channels create --auth-key AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG \\\n"
-                + "    --team-id DEF123GHIJ --bundle-id com.example.app --storage-policy 1",
+                + "    --team-id DEF123GHIJ --topic com.example.app --storage-policy 1",
             "herald channels list --endpoint https://localhost:2197 --ca-file herald-data/ca.pem \\\n"
-                + "    --auth-key ... --bundle-id com.example.app",
+                + "    --auth-key ... --topic com.example.app",
         ]
     )
 }

@@ -6,9 +6,13 @@ extension CommandSpec {
         options: [
             OptionSpec(
                 "endpoint", valueName: "URL",
-                help: "The emulator: https://HOST[:PORT], or http:// for h2c (default https://localhost:2197)."),
+                help: "The emulator: https://HOST[:PORT], or http:// for h2c (default https://localhost:2197).",
+                environmentVariable: "HERALD_ENDPOINT"),
             OptionSpec(
-                "ca-file", valueName: "FILE", help: "Trust this CA (PEM), e.g. the emulator's herald-data/ca.pem."),
+                "ca-file", valueName: "FILE",
+                help: "Trust this CA (PEM) (default for an https endpoint on this machine: ./herald-data/ca.pem, "
+                    + "the emulator's, when it exists).",
+                environmentVariable: "HERALD_CA_FILE"),
             OptionSpec("topic", valueName: "BUNDLE_ID", help: "register: the app the device registers for."),
             OptionSpec(
                 "environment", valueName: "ENV",
@@ -59,6 +63,7 @@ public struct DeviceOptions: Equatable, Sendable {
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         endpoint = parsed.value("endpoint") ?? "https://localhost:2197"
+        try SendOptions.checkEndpoint(endpoint)
         caFile = parsed.value("ca-file")
         if let text = parsed.value("count") {
             guard let value = Int(text), value > 0 else {
@@ -70,7 +75,9 @@ public struct DeviceOptions: Equatable, Sendable {
         switch parsed.positionals.first ?? "" {
         case "register":
             if let token { throw .unexpectedArgument(token) }
-            guard let topic = parsed.value("topic") else { throw .missingOption("--topic (the app to register for)") }
+            guard let topic = try parsed.value("topic").map({ (text: String) throws(UsageError) in
+                try CommandLineValues.bundleID(text, option: "--topic")
+            }) else { throw .missingOption("--topic (the app to register for)") }
             let environment = parsed.value("environment")
             if let environment, environment != "sandbox", environment != "production" {
                 throw .invalidValue(option: "--environment", value: environment, rule: "must be sandbox or production")
@@ -94,6 +101,14 @@ public struct DeviceOptions: Equatable, Sendable {
         if parsed.flag("listen") {
             guard case .register = action else {
                 throw .invalidValue(option: "--listen", value: nil, rule: "only applies to register")
+            }
+        }
+        if count != nil {
+            switch action {
+            case .listen, .register(_, _, listen: true): break
+            case .register, .unregister:
+                throw .invalidValue(
+                    option: "--count", value: nil, rule: "only applies to listen (or register --listen)")
             }
         }
     }

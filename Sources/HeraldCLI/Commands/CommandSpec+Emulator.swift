@@ -60,9 +60,9 @@ extension CommandSpec {
             same port: see 'herald channels'. The delivery log, unregistered tokens and channels \
             survive a restart in DIR/emulator.sqlite (--in-memory: they do not). Stop it with Ctrl-C.
 
-            Several teams and keys: --config FILE with { "teams": [ { "teamId": "DEF123GHIJ", \
-            "topics": ["com.example.app"], "keys": [ { "keyId": "ABC123DEFG", "authKey": "AuthKey.p8", \
-            "environment": "both" } ] } ] } (a key may be "publicKey": "PEM" instead). A team's tokens are refused for \
+            Several teams and keys: --config FILE with { "teams": [ { "team-id": "DEF123GHIJ", \
+            "topics": ["com.example.app"], "keys": [ { "key-id": "ABC123DEFG", "auth-key": "AuthKey.p8", \
+            "environment": "both" } ] } ] } (a key may be "public-key": "PEM" instead). A team's tokens are refused for \
             topics it does not own (403 InvalidProviderToken); a key limited to one environment is refused \
             in the other (403 BadEnvironmentKeyIdInToken). Relative paths are read from the file's directory.
             """,
@@ -130,14 +130,16 @@ public struct EmulatorOptions: Equatable, Sendable {
         dataDirectory = parsed.value("data-dir") ?? "herald-data"
         inMemory = parsed.flag("in-memory")
         authKeyPath = parsed.value("auth-key")
-        keyID = parsed.value("key-id")
-        teamID = parsed.value("team-id")
+        keyID = try CommandLineValues.identifier(parsed.value("key-id"), option: "--key-id")
+        teamID = try CommandLineValues.identifier(parsed.value("team-id"), option: "--team-id")
         let given = [authKeyPath, keyID, teamID].filter { $0 != nil }.count
         if given > 0, given < 3 {
             throw .missingOption("--auth-key, --key-id and --team-id go together")
         }
         configPath = parsed.value("config")
-        topics = parsed.values("topic")
+        topics = try parsed.values("topic").map { (text: String) throws(UsageError) in
+            try CommandLineValues.bundleID(text, option: "--topic")
+        }
         production = parsed.flag("production")
         strictTokens = parsed.flag("strict-tokens")
         if let text = parsed.value("rate-limit") {

@@ -4,7 +4,9 @@ extension CommandSpec {
         name: "simulator-file",
         summary: "Wrap a notification payload into a .apns file for the iOS Simulator.",
         options: [
-            OptionSpec("bundle", valueName: "BUNDLE_ID", help: "The app's bundle ID.", isRequired: true),
+            OptionSpec(
+                "topic", valueName: "BUNDLE_ID", help: "The app's bundle id (its apns-topic).", isRequired: true),
+            .hiddenAlias("bundle", of: OptionSpec("topic", valueName: "BUNDLE_ID", help: "")),
             OptionSpec(
                 "output", short: "o", valueName: "FILE", help: "Where to write the file (default: standard output)."),
         ],
@@ -17,7 +19,7 @@ extension CommandSpec {
             `xcrun simctl push booted FILE`.
             """,
         examples: [
-            "herald simulator-file --bundle com.example.app payload.json -o alert.apns"
+            "herald simulator-file --topic com.example.app payload.json -o alert.apns"
         ]
     )
 }

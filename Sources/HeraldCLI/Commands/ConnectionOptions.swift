@@ -27,16 +27,24 @@ extension OptionSpec {
         OptionSpec("sandbox", help: "Send to api.sandbox.push.apple.com (the default)."),
         OptionSpec("production", help: "Send to api.push.apple.com."),
         OptionSpec(
-            "endpoint", valueName: "URL", help: "Send to another server: https://HOST[:PORT], or http:// for h2c."),
+            "endpoint", valueName: "URL", help: "Send to another server: https://HOST[:PORT], or http:// for h2c.",
+            environmentVariable: "HERALD_ENDPOINT"),
         OptionSpec("port-2197", help: "Use Apple's alternative port 2197 instead of 443."),
-        OptionSpec("ca-file", valueName: "FILE", help: "Trust this CA (PEM) instead of the system's."),
+        OptionSpec(
+            "ca-file", valueName: "FILE",
+            help: "Trust this CA (PEM) instead of the system's (default for an https endpoint on this machine: "
+                + "./herald-data/ca.pem, the emulator's, when it exists).",
+            environmentVariable: "HERALD_CA_FILE"),
         OptionSpec("proxy", valueName: "URL", help: "An HTTP CONNECT proxy, http://HOST:PORT (default: $HTTPS_PROXY)."),
     ]
 }
 
 extension SendOptions {
-    static func credentials(_ parsed: ParsedArguments) throws(UsageError) -> Credentials {
-        let token = ["auth-key", "key-id", "team-id"].filter { parsed.value($0) != nil }
+    /// The credentials the command line (then the environment) gives. `optional`: none at all is
+    /// `.none` (a dry run), not an error.
+    static func credentials(_ parsed: ParsedArguments, optional: Bool = false) throws(UsageError) -> Credentials {
+        // Flags beat the environment: with --cert on the command line, HERALD_AUTH_KEY is not a conflict.
+        let token = ["auth-key", "key-id", "team-id"].filter { parsed.commandLineValue($0) != nil }
         if let cert = parsed.value("cert") {
             if let first = token.first(where: { $0 == "auth-key" }) {
                 throw .invalidValue(
@@ -49,21 +57,42 @@ extension SendOptions {
             throw .missingOption("--cert (--cert-key is the key of a PEM --cert)")
         }
         guard let authKey = parsed.value("auth-key") else {
+            if optional { return .none }
             throw .missingOption("--auth-key with --key-id and --team-id, or --cert")
         }
-        guard let keyID = parsed.value("key-id") else { throw .missingOption("--key-id (or HERALD_KEY_ID)") }
-        guard let teamID = parsed.value("team-id") else { throw .missingOption("--team-id (or HERALD_TEAM_ID)") }
+        guard let keyID = try CommandLineValues.identifier(parsed.value("key-id"), option: "--key-id") else {
+            throw .missingOption("--key-id (or HERALD_KEY_ID)")
+        }
+        guard let teamID = try CommandLineValues.identifier(parsed.value("team-id"), option: "--team-id") else {
+            throw .missingOption("--team-id (or HERALD_TEAM_ID)")
+        }
         return .token(authKeyPath: authKey, keyID: keyID, teamID: teamID)
     }
 
     static func destination(_ parsed: ParsedArguments) throws(UsageError) -> Destination {
-        let chosen =
-            ["sandbox", "production"].filter(parsed.flag) + (parsed.value("endpoint") != nil ? ["endpoint"] : [])
+        let flags = ["sandbox", "production"].filter(parsed.flag)
+        // HERALD_ENDPOINT fills in only when no flag chose a destination.
+        let endpoint = flags.isEmpty ? parsed.value("endpoint") : parsed.commandLineValue("endpoint")
+        let chosen = flags + (endpoint != nil ? ["endpoint"] : [])
         guard chosen.count <= 1 else {
             throw .invalidValue(option: "--\(chosen[1])", value: nil, rule: "cannot be combined with --\(chosen[0])")
         }
         if parsed.flag("production") { return .production }
-        if let url = parsed.value("endpoint") { return .endpoint(url) }
+        if let endpoint {
+            try checkEndpoint(endpoint)
+            if parsed.flag("port-2197") {
+                throw .invalidValue(
+                    option: "--port-2197", value: nil, rule: "cannot be combined with --endpoint; give the port in its URL")
+            }
+            return .endpoint(endpoint)
+        }
         return .sandbox
+    }
+
+    /// An endpoint URL names its scheme: `localhost:2197` would otherwise read as a scheme.
+    static func checkEndpoint(_ url: String) throws(UsageError) {
+        guard !url.hasPrefix("https://"), !url.hasPrefix("http://") else { return }
+        throw .invalidValue(
+            option: "--endpoint", value: url, rule: "needs a scheme: https://\(url) (or http://\(url) for h2c)")
     }
 }

@@ -18,8 +18,8 @@ public struct JWTOptions: Equatable, Sendable {
     init(_ parsed: ParsedArguments) throws(UsageError) {
         self.init(
             authKeyPath: try parsed.requiredValue("auth-key"),
-            keyID: try parsed.requiredValue("key-id"),
-            teamID: try parsed.requiredValue("team-id"),
+            keyID: try CommandLineValues.identifier(parsed.requiredValue("key-id"), option: "--key-id") ?? "",
+            teamID: try CommandLineValues.identifier(parsed.requiredValue("team-id"), option: "--team-id") ?? "",
             issuedAt: try parsed.value("issued-at").map(Self.parseIssuedAt)
         )
     }

@@ -6,6 +6,8 @@ public struct SendOptions: Equatable, Sendable {
         case token(authKeyPath: String, keyID: String, teamID: String)
         /// A .p12 (`keyPath` nil) or a PEM certificate with its PEM key.
         case certificate(path: String, keyPath: String?, password: String?)
+        /// None given: allowed for --dry-run only, which sends nothing.
+        case none
     }
 
     /// Where notifications go.
@@ -88,8 +90,12 @@ public struct SendOptions: Equatable, Sendable {
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         self.init(
-            credentials: try Self.credentials(parsed), destination: try Self.destination(parsed),
-            payload: try Self.payloadSource(parsed), topic: parsed.value("topic"), tokens: parsed.values("token"),
+            credentials: try Self.credentials(parsed, optional: parsed.flag("dry-run")),
+            destination: try Self.destination(parsed),
+            payload: try Self.payloadSource(parsed), topic: parsed.value("topic"),
+            tokens: try parsed.values("token").map { (text: String) throws(UsageError) in
+                try CommandLineValues.token(text, option: "--token")
+            },
             tokensFile: parsed.value("tokens-file"), pushType: parsed.value("type"), priority: parsed.value("priority"),
             expiration: parsed.value("expiration"), collapseID: parsed.value("collapse-id"),
             apnsID: parsed.value("apns-id"), alternativePort: parsed.flag("port-2197"), caFile: parsed.value("ca-file"),
@@ -124,6 +130,9 @@ public struct SendOptions: Equatable, Sendable {
             }
         } else if tokens.isEmpty && tokensFile == nil {
             throw .missingOption("--token (or --tokens-file, --requests or --channel)")
+        } else if topic == nil, case .token = credentials {
+            // APNs would answer 400 MissingTopic for every notification.
+            throw .missingOption("--topic (the app's bundle id: token auth needs apns-topic)")
         }
     }
 

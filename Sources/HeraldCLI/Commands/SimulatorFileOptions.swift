@@ -17,7 +17,7 @@ public struct SimulatorFileOptions: Equatable, Sendable {
     init(_ parsed: ParsedArguments) throws(UsageError) {
         self.init(
             input: try parsed.positional(0, named: "FILE"),
-            bundle: try parsed.requiredValue("bundle"),
+            bundle: try CommandLineValues.bundleID(parsed.requiredValue("topic"), option: "--topic"),
             output: parsed.value("output")
         )
     }

@@ -93,8 +93,8 @@ struct BroadcastSend {
             line = "\(channel) \(rejection.status) \(rejection.apnsID ?? "-") \(rejection.reason)"
         case .failure(let error):
             object["status"] = .null
-            object["error"] = .string(error.description)
-            line = "\(channel) - - \(error)"
+            object["error"] = .string(TrustedCA.explaining(error.description))
+            line = "\(channel) - - \(TrustedCA.explaining(error.description))"
         }
         context.standardOutput((options.json ? JSONValue.object(object).encodedString : line) + "\n")
     }

@@ -87,6 +87,6 @@ struct ChannelsCommand {
             }
             context.standardOutput(JSONValue.object(object).encodedString + "\n")
         }
-        context.standardError("herald channels \(options.action.rawValue): \(error)\n")
+        context.standardError("herald channels \(options.action.rawValue): \(TrustedCA.explaining(error.description))\n")
     }
 }

@@ -15,6 +15,8 @@ public struct CommandContext: Sendable {
     public var writeFile: @Sendable (String, [UInt8]) throws(InputError) -> Void
     /// The current UNIX time in seconds.
     public var now: @Sendable () -> Int
+    /// Milliseconds since 1970: the clock of every millisecond field a command writes (the emulator's).
+    public var nowMilliseconds: @Sendable () -> Int
     /// Environment variables (`HERALD_*` give option defaults and secrets).
     public var environment: [String: String]
     /// Opens a file (or `-`, standard input) for reading line by line.
@@ -47,7 +49,8 @@ public struct CommandContext: Sendable {
         },
         waitForTermination: @escaping @Sendable () async -> Void = {},
         onListening: @escaping @Sendable (Int) -> Void = { _ in },
-        onInterrupt: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { _ in }
+        onInterrupt: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { _ in },
+        nowMilliseconds: (@Sendable () -> Int)? = nil
     ) {
         self.onInterrupt = onInterrupt
         self.standardOutput = standardOutput
@@ -56,6 +59,7 @@ public struct CommandContext: Sendable {
         self.readFile = readFile
         self.writeFile = writeFile
         self.now = now
+        self.nowMilliseconds = nowMilliseconds ?? { now() * 1000 }
         self.environment = environment
         self.openLines = openLines
         self.standardErrorIsTerminal = standardErrorIsTerminal
@@ -93,7 +97,12 @@ public struct CommandContext: Sendable {
             try HTTP2Transport(configuration: configuration)
         },
         waitForTermination: { await Termination.wait() },
-        onInterrupt: { handler in Interrupts.onFirst(handler) })
+        onInterrupt: { handler in Interrupts.onFirst(handler) },
+        nowMilliseconds: {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+        })
 }
 
 /// A file or stream that could not be read or written.

@@ -52,7 +52,9 @@ struct DeviceCommand {
                 return finish(device, ExitStatus.success)
             }
         } catch {
-            context.standardError("herald device \(actionName): \(error)\n")
+            // Say where: "connection refused" alone does not tell which emulator was meant.
+            let text = TrustedCA.explaining("\(error)")
+            context.standardError("herald device \(actionName): \(options.endpoint): \(text)\n")
             return ExitStatus.failure
         }
     }
@@ -117,12 +119,18 @@ struct DeviceCommand {
             throw DeviceSetupError("--endpoint: \(error)")
         }
         guard parsed.usesTLS else { return SimulatedDevice.Endpoint(host: parsed.host, port: parsed.port) }
+        let caFile: String?
+        do {
+            caFile = try TrustedCA.path(given: options.caFile, host: parsed.host, usesTLS: true, context: context)
+        } catch {
+            throw DeviceSetupError(error.message)
+        }
         do {
             let tls = try TLSContext(
-                .client(serverHostname: parsed.host, trustRoots: options.caFile.map { .file($0) } ?? .systemDefault))
+                .client(serverHostname: parsed.host, trustRoots: caFile.map { .file($0) } ?? .systemDefault))
             return SimulatedDevice.Endpoint(host: parsed.host, port: parsed.port, tls: tls)
         } catch {
-            throw DeviceSetupError((options.caFile.map { "--ca-file \($0): " } ?? "TLS: ") + "\(error)")
+            throw DeviceSetupError((caFile.map { "--ca-file \($0): " } ?? "TLS: ") + "\(error)")
         }
     }
 }

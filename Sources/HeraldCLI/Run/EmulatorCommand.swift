@@ -53,21 +53,20 @@ struct EmulatorCommand {
             context.standardError("herald emulator: cannot start event loops: \(error)\n")
             return ExitStatus.failure
         }
-        var configuration = EmulatorConfiguration(
-            keys: keys, bundleIDs: Set(options.topics), sandbox: !options.production, perTokenRateLimit: options.rateLimit)
-        configuration.strictTokens = options.strictTokens
         do {
             var configuration = EmulatorConfiguration(
                 keys: keys, bundleIDs: bundleIDs, sandbox: !options.production, perTokenRateLimit: options.rateLimit)
+            configuration.strictTokens = options.strictTokens
             configuration.idleTimeout = options.idleTimeoutSeconds.map { .seconds($0) }
             if let limit = options.channelLimit { configuration.channelLimitPerApp = limit }
             if let store {
                 emulator = try await Emulator.start(
                     configuration, store: store, host: options.host, port: options.port, tls: tls, loops: loops,
-                    clock: context.now)
+                    clock: context.now, millisecondClock: context.nowMilliseconds)
             } else {
                 emulator = try await Emulator.start(
-                    configuration, host: options.host, port: options.port, tls: tls, loops: loops, clock: context.now)
+                    configuration, host: options.host, port: options.port, tls: tls, loops: loops, clock: context.now,
+                    millisecondClock: context.nowMilliseconds)
             }
         } catch let error as EmulatorStoreError {
             await loops.shutdown()

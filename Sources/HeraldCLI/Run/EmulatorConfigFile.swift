@@ -6,14 +6,16 @@ import Emulator
 ///
 ///     {
 ///       "teams": [
-///         { "teamId": "DEF123GHIJ", "topics": ["com.example.app"],
-///           "keys": [ { "keyId": "ABC123DEFG", "authKey": "AuthKey_ABC123DEFG.p8", "environment": "both" } ] },
-///         { "teamId": "XYZ987WVUT",
-///           "keys": [ { "keyId": "QRS456TUVW", "publicKey": "qrs.pub.pem", "environment": "sandbox" } ] }
+///         { "team-id": "DEF123GHIJ", "topics": ["com.example.app"],
+///           "keys": [ { "key-id": "ABC123DEFG", "auth-key": "AuthKey_ABC123DEFG.p8", "environment": "both" } ] },
+///         { "team-id": "XYZ987WVUT",
+///           "keys": [ { "key-id": "QRS456TUVW", "public-key": "qrs.pub.pem", "environment": "sandbox" } ] }
 ///       ]
 ///     }
 ///
-/// A key is a team's .p8 (`authKey`) or just its public half (`publicKey`, PEM). Relative paths are
+/// A key is a team's .p8 (`auth-key`) or just its public half (`public-key`, PEM). The names files
+/// were written with before Herald's JSON was all kebab-case (`teamId`, `keyId`, `authKey`,
+/// `publicKey`) are still read. Relative paths are
 /// read from the config file's directory. `topics` (optional) are the bundle ids the team owns: its
 /// tokens are refused for others (403 InvalidProviderToken), and pushes to a topic no team owns get
 /// 400 TopicDisallowed. `environment` (sandbox, production or both, the default) limits a key as
@@ -45,22 +47,30 @@ struct EmulatorConfigFile: Equatable {
             throw FieldError(field: path, message: "is not valid JSON: \(error)")
         }
         let directory = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
-        guard let root = json.objectValue else { throw FieldError(field: "(root)", message: "must be a JSON object with \"teams\"") }
+        guard let root = json.objectValue else {
+            throw FieldError(field: "(root)", message: "must be a JSON object with \"teams\"")
+        }
         try Self.onlyKnown(root, ["teams"], at: "")
         guard let teams = root["teams"]?.arrayValue, !teams.isEmpty else {
             throw FieldError(field: "teams", message: "must be a non-empty array of teams")
         }
         for (teamIndex, teamValue) in teams.enumerated() {
             let at = "teams[\(teamIndex)]"
-            guard let team = teamValue.objectValue else { throw FieldError(field: at, message: "must be an object") }
-            try Self.onlyKnown(team, ["teamId", "topics", "keys"], at: at)
-            let teamID = try Self.identifier(team, "teamId", at: at)
+            guard let teamObject = teamValue.objectValue else {
+                throw FieldError(field: at, message: "must be an object")
+            }
+            let team = try Self.renamingOld(teamObject, at: at)
+            try Self.onlyKnown(team, ["team-id", "topics", "keys"], at: at)
+            let teamID = try Self.identifier(team, "team-id", at: at)
             var topics: [String] = []
             if let list = team["topics"] {
-                guard let array = list.arrayValue else { throw FieldError(field: at + ".topics", message: "must be an array of bundle ids") }
+                guard let array = list.arrayValue else {
+                    throw FieldError(field: at + ".topics", message: "must be an array of bundle ids")
+                }
                 for (index, value) in array.enumerated() {
                     guard let text = value.stringValue, let topic = try? Topic(text) else {
-                        throw FieldError(field: "\(at).topics[\(index)]", message: "must be a bundle id such as \"com.example.app\"")
+                        throw FieldError(
+                            field: "\(at).topics[\(index)]", message: "must be a bundle id such as \"com.example.app\"")
                     }
                     // A topic with a push-type suffix names its app: keys are checked by bundle id.
                     topics.append(topic.bundleID)
@@ -71,39 +81,68 @@ struct EmulatorConfigFile: Equatable {
             }
             for (keyIndex, keyValue) in keyList.enumerated() {
                 let keyAt = "\(at).keys[\(keyIndex)]"
-                guard let key = keyValue.objectValue else { throw FieldError(field: keyAt, message: "must be an object") }
-                try Self.onlyKnown(key, ["keyId", "authKey", "publicKey", "environment"], at: keyAt)
-                let keyID = try Self.identifier(key, "keyId", at: keyAt)
-                let authKey = key["authKey"]?.stringValue
-                let publicKey = key["publicKey"]?.stringValue
+                guard let keyObject = keyValue.objectValue else {
+                    throw FieldError(field: keyAt, message: "must be an object")
+                }
+                let key = try Self.renamingOld(keyObject, at: keyAt)
+                try Self.onlyKnown(key, ["key-id", "auth-key", "public-key", "environment"], at: keyAt)
+                let keyID = try Self.identifier(key, "key-id", at: keyAt)
+                let authKey = key["auth-key"]?.stringValue
+                let publicKey = key["public-key"]?.stringValue
                 guard (authKey == nil) != (publicKey == nil), let file = authKey ?? publicKey, !file.isEmpty else {
-                    throw FieldError(field: keyAt, message: "needs exactly one of \"authKey\" (a .p8 file) or \"publicKey\" (a PEM file)")
+                    throw FieldError(
+                        field: keyAt,
+                        message: "needs exactly one of \"auth-key\" (a .p8 file) or \"public-key\" (a PEM file)")
                 }
                 var environment = EmulatorConfiguration.ProviderKey.Environment.both
                 if let value = key["environment"] {
-                    guard let text = value.stringValue, let parsed = EmulatorConfiguration.ProviderKey.Environment(rawValue: text) else {
-                        throw FieldError(field: keyAt + ".environment", message: "must be \"sandbox\", \"production\" or \"both\"")
+                    guard let text = value.stringValue,
+                        let parsed = EmulatorConfiguration.ProviderKey.Environment(rawValue: text)
+                    else {
+                        throw FieldError(
+                            field: keyAt + ".environment", message: "must be \"sandbox\", \"production\" or \"both\"")
                     }
                     environment = parsed
                 }
                 if keys.contains(where: { $0.keyID == keyID }) {
-                    throw FieldError(field: keyAt + ".keyId", message: "'\(keyID)' appears twice; key ids are unique")
+                    throw FieldError(field: keyAt + ".key-id", message: "'\(keyID)' appears twice; key ids are unique")
                 }
-                keys.append(Key(
-                    teamID: teamID, keyID: keyID, path: file.hasPrefix("/") ? file : directory + "/" + file,
-                    isPublicKey: publicKey != nil, environment: environment, topics: topics))
+                keys.append(
+                    Key(
+                        teamID: teamID, keyID: keyID, path: file.hasPrefix("/") ? file : directory + "/" + file,
+                        isPublicKey: publicKey != nil, environment: environment, topics: topics))
             }
         }
     }
 
     private static func identifier(_ object: JSONObject, _ name: String, at: String) throws(FieldError) -> String {
         guard let value = object[name]?.stringValue else {
-            throw FieldError(field: "\(at).\(name)", message: "is required: the 10-character ID from the developer account")
+            throw FieldError(
+                field: "\(at).\(name)", message: "is required: the 10-character ID from the developer account")
         }
         guard value.utf8.count == 10, value.utf8.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) }) else {
             throw FieldError(field: "\(at).\(name)", message: "must be 10 characters, A-Z and 0-9, not '\(value)'")
         }
         return value
+    }
+
+    /// The names of the first files (camelCase), read as today's.
+    static let oldNames = ["teamId": "team-id", "keyId": "key-id", "authKey": "auth-key", "publicKey": "public-key"]
+
+    /// `object` with its old names replaced by today's; both spellings of one field is an error.
+    private static func renamingOld(_ object: JSONObject, at: String) throws(FieldError) -> JSONObject {
+        var renamed = JSONObject()
+        for member in object.members {
+            guard let new = oldNames[member.key] else {
+                renamed[member.key] = member.value
+                continue
+            }
+            guard object[new] == nil else {
+                throw FieldError(field: "\(at).\(member.key)", message: "is the old name of \"\(new)\"; give only one")
+            }
+            renamed[new] = member.value
+        }
+        return renamed
     }
 
     private static func onlyKnown(_ object: JSONObject, _ known: [String], at: String) throws(FieldError) {

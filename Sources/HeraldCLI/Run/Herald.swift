@@ -25,6 +25,9 @@ public func runHerald(_ arguments: [String], context: CommandContext = .system) 
     case .version:
         context.standardOutput("herald \(heraldVersion)\n")
         return ExitStatus.success
+    case .completion(let shell):
+        context.standardOutput(completionScript(for: shell, program: "herald", commands: CommandSpec.heraldCommands))
+        return ExitStatus.success
     case .send(let options):
         return await SendCommand(options: options, context: context).run()
     case .channels(let options):

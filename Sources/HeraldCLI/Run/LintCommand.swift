@@ -47,15 +47,15 @@ struct LintCommand {
             object["path"] = .string(finding.path)
             object["message"] = .string(finding.message)
             object["fix"] = finding.fix.map(JSONValue.string) ?? .null
-            if let reason = finding.rule.reason { object["apnsReason"] = .string(reason.rawValue) }
+            if let reason = finding.rule.reason { object["apns-reason"] = .string(reason.rawValue) }
             return .object(object)
         }
         var root = JSONObject()
         root["findings"] = .array(findings)
-        root["pushType"] = report.pushType.map { .string($0.rawValue) } ?? .null
-        root["pushTypeInferred"] = .bool(report.pushTypeWasInferred)
-        root["payloadSize"] = .number(JSONNumber(report.payloadSize))
-        root["payloadLimit"] = .number(JSONNumber(report.payloadLimit))
+        root["push-type"] = report.pushType.map { .string($0.rawValue) } ?? .null
+        root["push-type-inferred"] = .bool(report.pushTypeWasInferred)
+        root["payload-size"] = .number(JSONNumber(report.payloadSize))
+        root["payload-limit"] = .number(JSONNumber(report.payloadLimit))
         return JSONValue.object(root).encodedString + "\n"
     }
 }

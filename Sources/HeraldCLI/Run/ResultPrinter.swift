@@ -2,7 +2,8 @@ import APNs
 import APNsClient
 
 /// Prints one line per result (`token status apns-id [reason [(since TIME)]]`, or a JSON object with --json) and
-/// the closing summary: counts by reason and latency percentiles.
+/// the closing summary: what reached APNs and what did not, Apple's reasons explained apart from
+/// Herald's own failures, latency percentiles.
 struct ResultPrinter {
     let options: SendOptions
     let context: CommandContext
@@ -29,19 +30,22 @@ struct ResultPrinter {
                     object["status"] = .number(JSONNumber(rejection.status))
                     object["apns-id"] = rejection.apnsID.map(JSONValue.string) ?? .null
                     object["reason"] = .string(rejection.reason.rawValue)
-                    if let timestamp = rejection.timestampMilliseconds { object["timestamp"] = .number(JSONNumber(timestamp)) }
+                    if let timestamp = rejection.timestampMilliseconds {
+                        object["timestamp"] = .number(JSONNumber(timestamp))
+                    }
                 } else {
                     object["status"] = .null
-                    object["error"] = .string(error.description)
+                    object["error"] = .string(TrustedCA.explaining(error.description))
                 }
                 context.standardOutput(JSONValue.object(object).encodedString + "\n")
             } else if case .rejected(let rejection) = error {
                 // A 410 says since when the token is dead: a token registered again after that is live.
                 let since = rejection.timestampMilliseconds.map { " (since \(utcTimestamp(milliseconds: $0)))" } ?? ""
                 context.standardOutput(
-                    "\(notification.token.hex) \(rejection.status) \(rejection.apnsID ?? "-") \(rejection.reason)\(since)\n")
+                    "\(notification.token.hex) \(rejection.status) \(rejection.apnsID ?? "-") \(rejection.reason)\(since)\n"
+                )
             } else {
-                context.standardOutput("\(notification.token.hex) - - \(error)\n")
+                context.standardOutput("\(notification.token.hex) - - \(TrustedCA.explaining(error.description))\n")
             }
         }
     }
@@ -49,15 +53,20 @@ struct ResultPrinter {
     func summary(_ metrics: MetricsSnapshot, elapsedSeconds: Double?) {
         let total = metrics.succeeded + metrics.failed
         let latency = metrics.latency
+        let outcome = SendOutcome(metrics)
         if options.json {
             var object = JSONObject()
             object["total"] = .number(JSONNumber(total))
             object["succeeded"] = .number(JSONNumber(metrics.succeeded))
             object["failed"] = .number(JSONNumber(metrics.failed))
+            object["rejected"] = .number(JSONNumber(outcome.rejected))
+            object["not-sent"] = .number(JSONNumber(outcome.notSent))
             object["retried"] = .number(JSONNumber(metrics.retried))
-            object["failedByReason"] = .object(JSONObject(metrics.failedByReason.sorted { $0.key < $1.key }
-                .map { .init(key: $0.key, value: .number(JSONNumber($0.value))) }))
-            object["latencyMicroseconds"] = [
+            object["failed-by-reason"] = .object(
+                JSONObject(
+                    metrics.failedByReason.sorted { $0.key < $1.key }
+                        .map { .init(key: $0.key, value: .number(JSONNumber($0.value))) }))
+            object["latency-microseconds"] = [
                 "p50": .number(JSONNumber(Int(latency.percentile(0.5)))),
                 "p90": .number(JSONNumber(Int(latency.percentile(0.9)))),
                 "p99": .number(JSONNumber(Int(latency.percentile(0.99)))),
@@ -67,14 +76,26 @@ struct ResultPrinter {
             context.standardOutput(#"{"summary":"# + JSONValue.object(object).encodedString + "}\n")
             return
         }
-        var line = "\(total) sent: \(metrics.succeeded) succeeded, \(metrics.failed) failed"
-        if metrics.retried > 0 { line += ", \(metrics.retried) retried" }
+        var line =
+            "\(outcome.reached) sent (reached APNs): \(metrics.succeeded) accepted, \(outcome.rejected) rejected;"
+            + " \(outcome.notSent) not sent"
+        if metrics.retried > 0 { line += "; \(metrics.retried) retried" }
         if let elapsedSeconds, elapsedSeconds > 0 {
-            line += " in \(decimal(elapsedSeconds, places: 2)) s (\(decimal(Double(total) / elapsedSeconds, places: 0))/s)"
+            line +=
+                " in \(decimal(elapsedSeconds, places: 2)) s (\(decimal(Double(total) / elapsedSeconds, places: 0))/s)"
         }
         var lines = [line]
-        for (reason, count) in metrics.failedByReason.sorted(by: { $0.value > $1.value }) {
-            lines.append("  \(count) \(reason)")
+        if !outcome.byReason.isEmpty {
+            lines.append("rejected by APNs:")
+            for (reason, count) in outcome.byReason {
+                lines.append("  \(count) \(reason): \(SendOutcome.explain(reason))")
+            }
+        }
+        if !outcome.byHeraldCategory.isEmpty {
+            lines.append("not sent, or no answer (Herald's own failures):")
+            for (category, count) in outcome.byHeraldCategory {
+                lines.append("  \(count) \(category): \(SendOutcome.explain(category: category))")
+            }
         }
         if latency.count > 0 {
             lines.append(

@@ -56,10 +56,20 @@ struct Sender {
             credentials = .certificate
             identity = keyPath.map { .pem(certificatePath: path, keyPath: $0, password: password) }
                 ?? .pkcs12(path: path, password: password)
+        case .none:
+            // Only a dry run parses without credentials, and a dry run sends nothing.
+            credentials = .certificate
+        }
+        let trusted: String?
+        do {
+            trusted = try TrustedCA.path(
+                given: caFile, host: endpoint.host, usesTLS: endpoint.usesTLS, context: context)
+        } catch {
+            throw .invalidConfiguration(error.message)
         }
         let proxy = proxy ?? context.environment["HTTPS_PROXY"] ?? context.environment["https_proxy"]
         var configuration = TransportConfiguration(
-            endpoint: endpoint, caFile: caFile, clientIdentity: identity, proxy: proxy, maximumConnections: connections)
+            endpoint: endpoint, caFile: trusted, clientIdentity: identity, proxy: proxy, maximumConnections: connections)
         configuration.loopCount = loopCount
         let transport = try context.makeTransport(configuration)
         return APNsClient(
