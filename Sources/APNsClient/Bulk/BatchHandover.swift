@@ -22,7 +22,7 @@ final class BatchHandover: Sendable {
 
     struct Batch {
         /// In line order (optional so that the consumer can move each one out).
-        var notifications: [Notification?] = []
+        var notifications: [APNsNotification?] = []
         /// One per notification.
         var tags: [LineTag] = []
         /// In line order.

@@ -80,7 +80,7 @@ public final class DecodedRequestStream: Sequence, IteratorProtocol {
 
     public func makeIterator() -> DecodedRequestStream { self }
 
-    public func next() -> Notification? {
+    public func next() -> APNsNotification? {
         if finished || interruption.isSet { return nil }
         while true {
             while position < current.notifications.count {
@@ -147,7 +147,7 @@ public final class DecodedRequestStream: Sequence, IteratorProtocol {
 
     /// Takes a notification the consumer has finished with, to be freed on the decoding thread
     /// (where its strings were allocated). For the consumer of `next()`, on its thread.
-    public func retire(_ notification: consuming Notification) {
+    public func retire(_ notification: consuming APNsNotification) {
         retired.append(notification)
         if retired.count == NotificationGraveyard.arraySize { graveyard.bury(&retired) }
     }

@@ -70,7 +70,7 @@ public struct NDJSONRequestDecoder: Sendable {
 
     /// A decoded line: the notification and the lint verdict for its payload and headers.
     public struct Decoded {
-        public var notification: Notification
+        public var notification: APNsNotification
         /// Shared by every line with the same payload and headers.
         public let lint: RequestLint
         /// This line is the first with that payload and those headers (report the findings once).
