@@ -5,13 +5,15 @@ import HTTP2
 ///
 /// | route | what it does |
 /// |---|---|
-/// | `GET deliveries?token=&apns-id=&topic=&status=&reason=&since=&until=&limit=` | the delivery log, oldest first |
+/// | `GET deliveries?token=&apns-id=&topic=&status=&reason=&since=&until=&limit=&cursor=` | the delivery log, oldest first, a page at a time |
 /// | `DELETE deliveries` | clears the log |
 /// | `POST devices/<token>/unregister` | later pushes to the token answer 410 Unregistered |
 /// | `GET faults`, `POST faults`, `DELETE faults`, `DELETE faults/<id>` | fault injection (see ``Fault``) |
 /// | `GET stats` | answers by status and reason, faults, connections, log size, the store's writes |
 ///
-/// Errors: 400 `{"reason":"BadRequest","field":...,"error":...}`, 404 BadPath, 405 MethodNotAllowed.
+/// Errors: 400 `{"reason":"BadRequest","field":...,"error":...}`, 404 BadPath, 405 MethodNotAllowed,
+/// 409 TooManyFaults / TooManyUnregisteredTokens at the caps. Lists come a page at a time
+/// (ControlAPI+Paging).
 struct ControlAPI {
     let log: DeliveryLog
     let tokens: TokenRegistry
@@ -53,15 +55,7 @@ struct ControlAPI {
                 _ = responder.respond(status: 204)
             case "devices":
                 guard method == "GET" else { return Self.methodNotAllowed(responder) }
-                let known: Set = ["topic"]
-                if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
-                    throw ControlRequestError(field: unknown, "is not a filter (known: topic)")
-                }
-                if query["topic"]?.isEmpty == true {
-                    throw ControlRequestError(field: "topic", "needs a value (topic=BUNDLE_ID); leave it out to list every device")
-                }
-                let list = devices?.summaries(bundleID: query["topic"]) ?? []
-                Self.json(responder, 200, .object(JSONObject([.init(key: "devices", value: .array(list.map(\.json)))])))
+                try listDevices(query, responder)
             case "stats":
                 guard method == "GET" else { return Self.methodNotAllowed(responder) }
                 Self.json(responder, 200, stats())
@@ -75,8 +69,11 @@ struct ControlAPI {
                 // any other token is simply marked.
                 if let devices, devices.route(for: parsed.hex)?.kind == .device {
                     try? devices.unregister(parsed.hex)
-                } else {
-                    tokens.unregister(parsed.hex, at: clock() * 1000)
+                } else if !tokens.unregister(parsed.hex, at: clock() * 1000) {
+                    return Self.error(
+                        responder, 409, "TooManyUnregisteredTokens",
+                        "the emulator holds \(tokens.limit) unregistered tokens, its limit "
+                            + "(EmulatorConfiguration.unregisteredTokenLimit, herald emulator --unregistered-limit)")
                 }
                 _ = responder.respond(status: 204)
             default:
@@ -85,14 +82,6 @@ struct ControlAPI {
         } catch {
             Self.error(responder, 400, "BadRequest", error.message, field: error.field)
         }
-    }
-
-    private func listDeliveries(_ query: [String: String], _ responder: HTTP2Responder) throws(ControlRequestError) {
-        let entries = log.entries(matching: try DeliveryFilter(query: query))
-        Self.json(responder, 200, .object(JSONObject([
-            .init(key: "total", value: .number(JSONNumber(log.totalCount))),
-            .init(key: "deliveries", value: .array(entries.map(Self.json))),
-        ])))
     }
 
     private func addFault(_ body: [UInt8], _ responder: HTTP2Responder) throws(ControlRequestError) {
@@ -104,7 +93,12 @@ struct ControlAPI {
         }
         do {
             let fault = try Fault(json: json)
-            let id = faults.add(fault)
+            guard let id = faults.add(fault) else {
+                return Self.error(
+                    responder, 409, "TooManyFaults",
+                    "\(faults.limit) faults are declared, the limit (EmulatorConfiguration.faultLimit, herald emulator "
+                        + "--fault-limit): remove some (DELETE /control/v1/faults/<id>) first")
+            }
             Self.json(responder, 201, fault.json(id: id, applied: 0))
         } catch {
             throw ControlRequestError(field: error.field, error.message)
@@ -126,13 +120,15 @@ struct ControlAPI {
         object["byStatus"] = .object(byStatus)
         object["byReason"] = .object(byReason)
         object["faults"] = .object(JSONObject([
-            .init(key: "active", value: .number(JSONNumber(faults.list().count))),
+            .init(key: "active", value: .number(JSONNumber(faults.count))),
+            .init(key: "limit", value: .number(JSONNumber(faults.limit))),
             .init(key: "injected", value: .number(JSONNumber(faults.injectedCount))),
         ]))
         if let server = server.value {
             object["connections"] = .object(JSONObject([
                 .init(key: "open", value: .number(JSONNumber(server.connectionCount))),
                 .init(key: "accepted", value: .number(JSONNumber(server.acceptedTotal))),
+                .init(key: "refused", value: .number(JSONNumber(server.refusedTotal))),
             ]))
         }
         if let devices { object["devices"] = .number(JSONNumber(devices.deviceCount)) }
@@ -161,11 +157,11 @@ struct ControlAPI {
         return .object(object)
     }
 
-    private static func json(_ responder: HTTP2Responder, _ status: Int, _ body: JSONValue) {
+    static func json(_ responder: HTTP2Responder, _ status: Int, _ body: JSONValue) {
         _ = responder.respond(status: status, headers: [HTTP2Header("content-type", "application/json")], body: body.encoded())
     }
 
-    private static func error(_ responder: HTTP2Responder, _ status: Int, _ reason: String, _ message: String?, field: String? = nil) {
+    static func error(_ responder: HTTP2Responder, _ status: Int, _ reason: String, _ message: String?, field: String? = nil) {
         var body = JSONObject([.init(key: "reason", value: .string(reason))])
         if let field { body["field"] = .string(field) }
         if let message { body["error"] = .string(message) }

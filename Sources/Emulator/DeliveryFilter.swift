@@ -44,9 +44,10 @@ public struct DeliveryFilter: Sendable, Equatable {
 
 extension DeliveryFilter {
     /// From the control API's query (`token`, `apns-id`, `topic`, `status`, `reason`, `since`, `until`,
-    /// `limit`); errors name the parameter and the rule.
+    /// `limit`: the page size, at most `ControlAPI.maximumPageLimit`; `cursor` is the caller's to
+    /// read); errors name the parameter and the rule.
     init(query: [String: String]) throws(ControlRequestError) {
-        let known: Set = ["token", "apns-id", "channel", "topic", "status", "reason", "since", "until", "limit"]
+        let known: Set = ["token", "apns-id", "channel", "topic", "status", "reason", "since", "until", "limit", "cursor"]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw ControlRequestError(field: unknown, "is not a filter (known: \(known.sorted().joined(separator: ", ")))")
         }
@@ -64,7 +65,7 @@ extension DeliveryFilter {
             token: query["token"]?.lowercased(), apnsID: query["apns-id"]?.lowercased(), channel: query["channel"],
             topic: query["topic"],
             status: try number("status", 0...599), reason: query["reason"], since: try number("since", 0...Int.max),
-            until: try number("until", 0...Int.max), limit: try number("limit", 1...Int.max))
+            until: try number("until", 0...Int.max), limit: try number("limit", 1...ControlAPI.maximumPageLimit))
     }
 }
 

@@ -73,18 +73,28 @@ final class EmulatorHandler: HTTP2RequestHandler {
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
         if faults.isEmpty, answerQuickly(request, responder: responder) { return }
         let path = request.path ?? ""
+        if let controlToken = configuration.controlToken, path.hasPrefix("/control/v1/") || path.hasPrefix(DeviceAPI.prefix),
+            !ControlAuthorization.allows(request.headers.valueBytes(for: "authorization"), token: controlToken)
+        {
+            ControlAuthorization.refuse(responder)
+            return
+        }
         if path.hasPrefix("/control/v1/") {
             ControlAPI(
                 log: log, tokens: tokens, faults: faults, server: server, clock: clock, store: storeStatus, devices: devices)
                 .handle(request, responder: responder)
             return
         }
-        if !faults.isEmpty, Self.isProviderPath(path), let fault = faults.fault(
-            token: Self.target(ofPath: path) ?? request.headers.value(for: "apns-channel-id"),
-            topic: request.headers.value(for: "apns-topic") ?? Self.bundleID(ofPath: path))
-        {
-            inject(fault, request: request, responder: responder)
-            return
+        if !faults.isEmpty, Self.isProviderPath(path) {
+            if let fault = faults.fault(
+                token: Self.target(ofPath: path) ?? request.headers.value(for: "apns-channel-id"),
+                topic: request.headers.value(for: "apns-topic") ?? Self.bundleID(ofPath: path))
+            {
+                inject(fault, request: request, responder: responder)
+                return
+            }
+            // No fault for this request: it is answered as if none were declared.
+            if answerQuickly(request, responder: responder) { return }
         }
         answer(request, responder: responder)
     }
@@ -134,7 +144,14 @@ final class EmulatorHandler: HTTP2RequestHandler {
                     connection: responder.connection
                 ).flatMap { authorize(headers, state: state) }.map { headers }
             }
-            .flatMap { DevicePushValidator.validatePayload($0, body: request.body, policy: policy) }
+            .flatMap { headers -> Result<AcceptedPush, PushRejection> in
+                // The session stopped keeping the body past PayloadLimits.voip + 1 bytes: too large
+                // for any push type, which APNs answers with 413.
+                if request.exceededBodyLimit {
+                    return .failure(PushRejection(status: 413, reason: .payloadTooLarge, apnsID: headers.apnsID))
+                }
+                return DevicePushValidator.validatePayload(headers, body: request.body, policy: policy)
+            }
             .flatMap { push -> Result<AcceptedPush, PushRejection> in
                 if let limiter, !limiter.admit(push.token.hex, at: clock()) {
                     return .failure(PushRejection(status: 429, reason: .tooManyRequests, apnsID: push.apnsID))

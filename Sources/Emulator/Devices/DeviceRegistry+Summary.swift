@@ -41,9 +41,22 @@ extension DeviceRegistry {
 
     /// Every registered device, by token order; only those of `bundleID` when given.
     public func summaries(bundleID: String? = nil) -> [Summary] {
+        summaries(bundleID: bundleID, after: nil, limit: Int.max).summaries
+    }
+
+    /// At most `limit` devices by token order, those with a token after `after` (nil: from the
+    /// first); only those of `bundleID` when given. `next` is the last token given when more follow.
+    public func summaries(bundleID: String?, after: String?, limit: Int) -> (summaries: [Summary], next: String?) {
         state.withLock { state in
-            state.devices.keys.sorted().compactMap { token -> Summary? in
-                guard let device = state.devices[token], bundleID == nil || device.bundleID == bundleID else { return nil }
+            var tokens = state.devices.compactMap { token, device -> String? in
+                guard bundleID == nil || device.bundleID == bundleID else { return nil }
+                if let after, token <= after { return nil }
+                return token
+            }
+            tokens.sort()
+            let more = tokens.count > limit
+            let page = tokens.prefix(limit).compactMap { token -> Summary? in
+                guard let device = state.devices[token] else { return nil }
                 let others = device.tokens.filter { $0 != token }.map { other in
                     (token: other, kind: state.routes[other]?.kind ?? .liveActivity)
                 }
@@ -53,6 +66,7 @@ extension DeviceRegistry {
                     storedBroadcasts: device.storedBroadcasts.count,
                     subscriptions: device.subscriptions.map { "\($0.bundleID)/\($0.channelID)" }.sorted())
             }
+            return (page, more ? page.last?.token : nil)
         }
     }
 }

@@ -158,7 +158,7 @@ public final class DeviceRegistry: Sendable {
         }
         guard let device else { throw .unknownDevice(deviceToken) }
         records?.write()
-        for token in device.tokens { unregistered.unregister(token, at: milliseconds) }
+        for token in device.tokens { unregistered.unregisterDeviceToken(token, at: milliseconds) }
     }
 
     /// Where `token` (lowercase hex) leads, if a registered device holds it.
