@@ -37,7 +37,8 @@ extension ControlAPI {
             throw ControlRequestError(field: unknown, "is not a parameter (known: cursor, limit, topic)")
         }
         if query["topic"]?.isEmpty == true {
-            throw ControlRequestError(field: "topic", "needs a value (topic=BUNDLE_ID); leave it out to list every device")
+            throw ControlRequestError(
+                field: "topic", "needs a value (topic=BUNDLE_ID); leave it out to list every device")
         }
         let limit = try Self.pageLimit(query)
         let after = try Self.cursor(query) { text in (try? DeviceToken(hex: text)).map { _ in text.lowercased() } }
@@ -52,13 +53,16 @@ extension ControlAPI {
     static func pageLimit(_ query: [String: String]) throws(ControlRequestError) -> Int {
         guard let text = query["limit"] else { return defaultPageLimit }
         guard let value = Int(text), (1...maximumPageLimit).contains(value) else {
-            throw ControlRequestError(field: "limit", "must be a whole number from 1 to \(maximumPageLimit), not '\(text)'")
+            throw ControlRequestError(
+                field: "limit", "must be a whole number from 1 to \(maximumPageLimit), not '\(text)'")
         }
         return value
     }
 
     /// `cursor`, read by `parse` (nil: not a cursor this list gave).
-    static func cursor<Value>(_ query: [String: String], _ parse: (String) -> Value?) throws(ControlRequestError) -> Value? {
+    static func cursor<Value>(_ query: [String: String], _ parse: (String) -> Value?) throws(ControlRequestError)
+        -> Value?
+    {
         guard let text = query["cursor"] else { return nil }
         guard let value = parse(text) else {
             throw ControlRequestError(

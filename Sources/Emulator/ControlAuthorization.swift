@@ -34,7 +34,8 @@ enum ControlAuthorization {
             .init(key: "reason", value: .string("Unauthorized")),
             .init(
                 key: "error",
-                value: .string("this emulator requires 'authorization: bearer <control token>' on /control/v1/ and /device/v1/")),
+                value: .string(
+                    "this emulator requires 'authorization: bearer <control token>' on /control/v1/ and /device/v1/")),
         ])
         _ = responder.respond(
             status: 401,

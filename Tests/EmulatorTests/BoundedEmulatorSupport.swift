@@ -92,10 +92,12 @@ extension BoundedEmulator {
                     switch event {
                     case .ready: readyAt = .now
                     case .closed:
-                        once.resume(readyAt.map { start in
-                            let elapsed = ContinuousClock.now - start
-                            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                        })
+                        once.resume(
+                            readyAt.map { start in
+                                let elapsed = ContinuousClock.now - start
+                                return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds)
+                                    / 1e18
+                            })
                     default: break
                     }
                 }

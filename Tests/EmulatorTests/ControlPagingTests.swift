@@ -46,7 +46,8 @@ struct ControlPagingTests {
     @Test func filtersKeepWorkingAcrossPages() async throws {
         try await withBoundedEmulator { emulator in
             for index in 0..<300 {
-                emulator.emulator.log.append(Self.delivery(index, topic: index % 3 == 0 ? "com.example.other" : "com.example.app"))
+                emulator.emulator.log.append(
+                    Self.delivery(index, topic: index % 3 == 0 ? "com.example.other" : "com.example.app"))
             }
             let walked = try await Self.walk(emulator, "topic=com.example.other&limit=40")
             #expect(walked.times == stride(from: 1_000, to: 1_300, by: 3).map { $0 })
@@ -56,7 +57,8 @@ struct ControlPagingTests {
     }
 
     @Test func anAnswerHoldsOnePageHoweverLargeTheLog() async throws {
-        let payload = Array(#"{"aps":{"alert":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 200) + Array(#""}}"#.utf8)
+        let payload =
+            Array(#"{"aps":{"alert":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 200) + Array(#""}}"#.utf8)
         try await withBoundedEmulator { emulator in
             for index in 0..<5_000 { emulator.emulator.log.append(Self.delivery(index, payload: payload)) }
             let response = try await emulator.send("GET", "/control/v1/deliveries")
@@ -69,7 +71,9 @@ struct ControlPagingTests {
 
     @Test func aPageExaminesAtMostTheScanLimit() {
         let log = DeliveryLog(capacity: 1_000)
-        for index in 0..<200 { log.append(Self.delivery(index, topic: index == 199 ? "com.rare.app" : "com.example.app")) }
+        for index in 0..<200 {
+            log.append(Self.delivery(index, topic: index == 199 ? "com.rare.app" : "com.example.app"))
+        }
         let rare = DeliveryFilter(topic: "com.rare.app")
         var page = log.page(matching: rare, from: nil, limit: 10, scanLimit: 50)
         #expect(page.entries.isEmpty)
@@ -100,7 +104,8 @@ struct ControlPagingTests {
         try await withBoundedEmulator { emulator in
             var tokens: [String] = []
             for _ in 0..<5 {
-                tokens.append(try emulator.emulator.devices.register(bundleID: "com.example.app", environment: .sandbox))
+                tokens.append(
+                    try emulator.emulator.devices.register(bundleID: "com.example.app", environment: .sandbox))
             }
             var seen: [String] = []
             var cursor: String?

@@ -43,7 +43,8 @@ struct EmulatorBoundsTests {
         try await withBoundedEmulator({ $0.faultLimit = 3 }) { emulator in
             var ids: [Int] = []
             for _ in 0..<3 {
-                let created = try await emulator.send("POST", "/control/v1/faults", body: Array(#"{"status":503}"#.utf8))
+                let created = try await emulator.send(
+                    "POST", "/control/v1/faults", body: Array(#"{"status":503}"#.utf8))
                 #expect(created.status == 201)
                 if let id = (try? JSONValue(parsing: created.body))?["id"]?.intValue { ids.append(id) }
             }
@@ -55,7 +56,9 @@ struct EmulatorBoundsTests {
             #expect(emulator.emulator.faults.count == 3)
             // Room again once one is removed.
             #expect(try await emulator.send("DELETE", "/control/v1/faults/\(ids[0])").status == 204)
-            #expect(try await emulator.send("POST", "/control/v1/faults", body: Array(#"{"status":503}"#.utf8)).status == 201)
+            #expect(
+                try await emulator.send("POST", "/control/v1/faults", body: Array(#"{"status":503}"#.utf8)).status
+                    == 201)
         }
     }
 
@@ -92,7 +95,8 @@ struct EmulatorBoundsTests {
             #expect(missing.status == 401)
             #expect(Self.reason(missing) == "Unauthorized")
             #expect(missing.headers.value(for: "content-type") == "application/json")
-            for wrong in ["bearer s3cret-Toke", "bearer s3cret-Tokenn", "basic s3cret-Token", "s3cret-Token", "bearer"] {
+            for wrong in ["bearer s3cret-Toke", "bearer s3cret-Tokenn", "basic s3cret-Token", "s3cret-Token", "bearer"]
+            {
                 let refused = try await emulator.send("GET", "/control/v1/stats", headers: [("authorization", wrong)])
                 #expect(refused.status == 401, "\(wrong)")
             }

@@ -8,7 +8,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct FaultIndexTests {
     static func respond(_ status: Int, token: String? = nil, topic: String? = nil, count: Int = 1) -> Fault {
-        Fault(action: .respond(status: status, reason: .internalServerError), selection: .next(count), token: token, topic: topic)
+        Fault(
+            action: .respond(status: status, reason: .internalServerError), selection: .next(count), token: token,
+            topic: topic)
     }
 
     static func status(_ fault: Fault?) -> Int? {
@@ -39,7 +41,9 @@ struct FaultIndexTests {
 
     @Test func faultsForOtherTokensAndTopicsNeverMatch() {
         let faults = FaultInjector()
-        for index in 0..<1_000 { faults.add(Self.respond(500, token: String(format: "%064x", index), topic: "com.other")) }
+        for index in 0..<1_000 {
+            faults.add(Self.respond(500, token: String(format: "%064x", index), topic: "com.other"))
+        }
         #expect(faults.fault(token: String(repeating: "f", count: 64), topic: "com.example.app") == nil)
         #expect(faults.fault(token: String(format: "%064x", 7), topic: "com.example.app") == nil, "the topic differs")
         #expect(Self.status(faults.fault(token: String(format: "%064x", 7), topic: "com.other")) == 500)

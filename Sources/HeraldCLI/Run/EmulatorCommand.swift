@@ -17,6 +17,7 @@ struct EmulatorCommand {
         var bundleIDs = Set(options.topics)
         let tls: TLSContext?
         var caPath: String?
+        let controlToken: String?
         do {
             keys = try loadKeys()
             if let path = options.configPath {
@@ -33,6 +34,7 @@ struct EmulatorCommand {
                 }
             }
             (tls, caPath) = try makeTLS()
+            controlToken = try loadControlToken()
         } catch {
             context.standardError("herald emulator: \(error)\n")
             return ExitStatus.failure
@@ -53,14 +55,9 @@ struct EmulatorCommand {
             context.standardError("herald emulator: cannot start event loops: \(error)\n")
             return ExitStatus.failure
         }
-        var configuration = EmulatorConfiguration(
-            keys: keys, bundleIDs: Set(options.topics), sandbox: !options.production, perTokenRateLimit: options.rateLimit)
-        configuration.strictTokens = options.strictTokens
+        // One configuration: a second, shadowing one used to drop --strict-tokens.
+        let configuration = makeConfiguration(keys: keys, bundleIDs: bundleIDs, controlToken: controlToken)
         do {
-            var configuration = EmulatorConfiguration(
-                keys: keys, bundleIDs: bundleIDs, sandbox: !options.production, perTokenRateLimit: options.rateLimit)
-            configuration.idleTimeout = options.idleTimeoutSeconds.map { .seconds($0) }
-            if let limit = options.channelLimit { configuration.channelLimitPerApp = limit }
             if let store {
                 emulator = try await Emulator.start(
                     configuration, store: store, host: options.host, port: options.port, tls: tls, loops: loops,
@@ -97,6 +94,13 @@ struct EmulatorCommand {
         }
         lines.append("  delivery log: GET \(scheme)://\(host):\(emulator.port)/control/v1/deliveries; stop with Ctrl-C")
         context.standardOutput(lines.joined(separator: "\n") + "\n")
+        if controlToken == nil, !Self.isLoopback(options.host) {
+            context.standardError(
+                "herald emulator: warning: listening on \(options.host), not a loopback address, and the control API "
+                    + "is unauthenticated: anyone who reaches this port can read the delivery log, inject faults, "
+                    + "unregister tokens and register devices; set --control-token or --control-token-file "
+                    + "(or HERALD_CONTROL_TOKEN)\n")
+        }
         context.onListening(emulator.port)
         await context.waitForTermination()
         await emulator.shutdown()
@@ -104,6 +108,46 @@ struct EmulatorCommand {
         let answered = emulator.log.counts.total
         context.standardOutput("herald emulator: stopped after answering \(answered) request\(answered == 1 ? "" : "s")\n")
         return ExitStatus.success
+    }
+
+    /// The emulator's configuration from the options (nil options: the emulator's defaults).
+    func makeConfiguration(
+        keys: [EmulatorConfiguration.ProviderKey], bundleIDs: Set<String>, controlToken: String?
+    ) -> EmulatorConfiguration {
+        var configuration = EmulatorConfiguration(
+            keys: keys, bundleIDs: bundleIDs, sandbox: !options.production, perTokenRateLimit: options.rateLimit)
+        configuration.strictTokens = options.strictTokens
+        configuration.idleTimeout = options.idleTimeoutSeconds.map { .seconds($0) }
+        if let limit = options.channelLimit { configuration.channelLimitPerApp = limit }
+        if let seconds = options.firstRequestTimeoutSeconds {
+            configuration.firstRequestTimeout = seconds == 0 ? nil : .seconds(seconds)
+        }
+        if let limit = options.maximumConnections { configuration.maximumConnections = limit }
+        if let limit = options.faultLimit { configuration.faultLimit = limit }
+        if let limit = options.unregisteredLimit { configuration.unregisteredTokenLimit = limit }
+        configuration.controlToken = controlToken
+        return configuration
+    }
+
+    /// `--control-token`, or the first line of `--control-token-file`.
+    private func loadControlToken() throws(EmulatorSetupError) -> String? {
+        guard let path = options.controlTokenFile else { return options.controlToken }
+        let text: String
+        do {
+            text = String(decoding: try context.read(path), as: UTF8.self)
+        } catch {
+            throw EmulatorSetupError("--control-token-file: \(error)")
+        }
+        let token = String(text.prefix { $0 != "\n" && $0 != "\r" })
+        if let rule = EmulatorOptions.controlTokenProblem(token) {
+            throw EmulatorSetupError("--control-token-file '\(path)': its first line \(rule)")
+        }
+        return token
+    }
+
+    /// Whether `host` is reachable only from this machine.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// The state's store, `DIR/emulator.sqlite` (the directory made if needed); nil with --in-memory.
