@@ -1,7 +1,9 @@
+import APNs
 import Foundation
 import HTTP2
 import HeraldCLI
 import HeraldTestSupport
+import Keys
 import Synchronization
 import Testing
 
@@ -115,5 +117,28 @@ struct EmulatorBoundsOptionsTests {
             #expect(refused == 401 && allowed == 200)
         }
         #expect(errors.isEmpty, "\(errors)")
+    }
+
+    /// `--strict-tokens` reaches the emulator (a second, shadowing configuration used to drop it).
+    @Test func strictTokensAreInForce() async throws {
+        let key = try P256PrivateKey.generate()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("herald-key-\(UUID().uuidString).p8")
+            .path
+        try Data(try key.pkcs8PEM().utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bearer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+            .sign(issuedAt: Int(Date().timeIntervalSince1970))
+        let credentials = ["--auth-key", path, "--key-id", "ABC123DEFG", "--team-id", "DEF123GHIJ"]
+        _ = try await Self.withEmulator(["--listen", "127.0.0.1:0", "--strict-tokens"] + credentials) { port throws in
+            let loop = try EventLoop(name: "strict-tokens")
+            let result = await sendOne(
+                on: loop, .init(host: "127.0.0.1", port: port, tls: nil),
+                path: "/3/device/" + String(repeating: "ab", count: 32),
+                headers: [("authorization", bearer.authorization), ("apns-topic", "com.example.app")])
+            await loop.shutdown()
+            let response = try result.get()
+            #expect(response.status == 400, "an unknown token is refused in strict mode")
+            #expect(String(decoding: response.body, as: UTF8.self).contains("BadDeviceToken"))
+        }
     }
 }

@@ -22,14 +22,20 @@ extension CommandSpec {
                 "in-memory",
                 help: "Keep the delivery log, unregistered tokens and channels in memory only (gone on exit)."),
             OptionSpec(
-                "auth-key", valueName: "FILE", help: "A team's .p8 key; its provider tokens are accepted.", isSecret: true,
+                "auth-key", valueName: "FILE", help: "A team's .p8 key; its provider tokens are accepted.",
+                isSecret: true,
                 environmentVariable: "HERALD_AUTH_KEY"),
-            OptionSpec("key-id", valueName: "KEY_ID", help: "The key's 10-character ID.", environmentVariable: "HERALD_KEY_ID"),
-            OptionSpec("team-id", valueName: "TEAM_ID", help: "The team's 10-character ID.", environmentVariable: "HERALD_TEAM_ID"),
+            OptionSpec(
+                "key-id", valueName: "KEY_ID", help: "The key's 10-character ID.", environmentVariable: "HERALD_KEY_ID"),
+            OptionSpec(
+                "team-id", valueName: "TEAM_ID", help: "The team's 10-character ID.",
+                environmentVariable: "HERALD_TEAM_ID"),
             OptionSpec(
                 "config", valueName: "FILE",
                 help: "A JSON file of teams, their keys (.p8 or public PEM, per environment) and topics; see below."),
-            OptionSpec("topic", valueName: "BUNDLE_ID", help: "A bundle id pushes may go to (default: any).", isRepeatable: true),
+            OptionSpec(
+                "topic", valueName: "BUNDLE_ID", help: "A bundle id pushes may go to (default: any).",
+                isRepeatable: true),
             OptionSpec("production", help: "Answer like production: no apns-unique-id."),
             OptionSpec(
                 "idle-timeout", valueName: "SECONDS",
@@ -64,7 +70,9 @@ extension CommandSpec {
                 help: "As --control-token, the secret read from FILE (its first line)."),
             OptionSpec(
                 "strict-tokens",
-                help: "Accept only tokens of registered devices (herald device register): BadDeviceToken, DeviceTokenNotForTopic otherwise."),
+                help:
+                    "Accept only tokens of registered devices (herald device register): BadDeviceToken, DeviceTokenNotForTopic otherwise."
+            ),
         ],
         discussion: """
             Checks every request as APNs does (method, path, token, headers, topic and suffix, priority, \
@@ -161,7 +169,8 @@ public struct EmulatorOptions: Equatable, Sendable {
         }
         clientCA = parsed.value("client-ca")
         if plaintext, clientCA != nil {
-            throw .invalidValue(option: "--plaintext", value: nil, rule: "cannot be combined with --client-ca (certificates need TLS)")
+            throw .invalidValue(
+                option: "--plaintext", value: nil, rule: "cannot be combined with --client-ca (certificates need TLS)")
         }
         dataDirectory = parsed.value("data-dir") ?? "herald-data"
         inMemory = parsed.flag("in-memory")
@@ -184,7 +193,8 @@ public struct EmulatorOptions: Equatable, Sendable {
         }
         if let text = parsed.value("idle-timeout") {
             guard let value = Int(text), value > 0 else {
-                throw .invalidValue(option: "--idle-timeout", value: text, rule: "must be a whole number of seconds above 0")
+                throw .invalidValue(
+                    option: "--idle-timeout", value: text, rule: "must be a whole number of seconds above 0")
             }
             idleTimeoutSeconds = value
         }
@@ -205,11 +215,13 @@ public struct EmulatorOptions: Equatable, Sendable {
             "first-request-timeout", 0...86_400, "must be a whole number of seconds from 0 (never) to 86400")
         maximumConnections = try count("max-connections", 1...1_000_000, "must be a whole number from 1 to 1000000")
         faultLimit = try count("fault-limit", 0...1_000_000, "must be a whole number from 0 to 1000000")
-        unregisteredLimit = try count("unregistered-limit", 0...100_000_000, "must be a whole number from 0 to 100000000")
+        unregisteredLimit = try count(
+            "unregistered-limit", 0...100_000_000, "must be a whole number from 0 to 100000000")
         controlToken = parsed.value("control-token")
         controlTokenFile = parsed.value("control-token-file")
         if controlToken != nil, controlTokenFile != nil {
-            throw .invalidValue(option: "--control-token", value: nil, rule: "cannot be combined with --control-token-file")
+            throw .invalidValue(
+                option: "--control-token", value: nil, rule: "cannot be combined with --control-token-file")
         }
         if let token = controlToken, let rule = Self.controlTokenProblem(token) {
             throw .invalidValue(option: "--control-token", value: nil, rule: rule)

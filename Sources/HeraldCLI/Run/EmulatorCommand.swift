@@ -4,7 +4,7 @@ import HTTP2
 import Keys
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `herald emulator`: serves until SIGINT/SIGTERM, then prints how many requests it answered.
@@ -30,7 +30,8 @@ struct EmulatorCommand {
                 }
                 let ids = keys.map(\.keyID)
                 if Set(ids).count != ids.count {
-                    throw EmulatorSetupError("--config '\(path)': a key id is given twice (with --key-id and in the file)")
+                    throw EmulatorSetupError(
+                        "--config '\(path)': a key id is given twice (with --key-id and in the file)")
                 }
             }
             (tls, caPath) = try makeTLS()
@@ -77,15 +78,20 @@ struct EmulatorCommand {
         }
         let scheme = tls == nil ? "http" : "https"
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
-        var lines = ["herald emulator: listening on \(scheme)://\(host):\(emulator.port) (\(options.production ? "production" : "sandbox"))"]
+        var lines = [
+            "herald emulator: listening on \(scheme)://\(host):\(emulator.port) (\(options.production ? "production" : "sandbox"))"
+        ]
         if let caPath { lines.append("  clients trust the CA in \(caPath) (herald send --ca-file \(caPath))") }
         if keys.isEmpty {
             lines.append("  no --auth-key: only certificate-authenticated requests can succeed")
         } else {
             let described = keys.prefix(4).map { "\($0.keyID) (team \($0.teamID))" }.joined(separator: ", ")
-            lines.append("  accepts provider tokens of key\(keys.count == 1 ? "" : "s") \(described)\(keys.count > 4 ? ", ..." : "")")
+            lines.append(
+                "  accepts provider tokens of key\(keys.count == 1 ? "" : "s") \(described)\(keys.count > 4 ? ", ..." : "")"
+            )
         }
-        lines.append("  tokens: \(options.strictTokens ? "strict (registered devices only)" : "open (any well-formed token)")")
+        lines.append(
+            "  tokens: \(options.strictTokens ? "strict (registered devices only)" : "open (any well-formed token)")")
         if let store {
             lines.append(
                 "  state in \(store.path): \(emulator.log.keptCount) deliveries (of \(emulator.log.totalCount)) restored,"
@@ -106,7 +112,8 @@ struct EmulatorCommand {
         await emulator.shutdown()
         await loops.shutdown()
         let answered = emulator.log.counts.total
-        context.standardOutput("herald emulator: stopped after answering \(answered) request\(answered == 1 ? "" : "s")\n")
+        context.standardOutput(
+            "herald emulator: stopped after answering \(answered) request\(answered == 1 ? "" : "s")\n")
         return ExitStatus.success
     }
 
@@ -190,7 +197,8 @@ struct EmulatorCommand {
         }
     }
 
-    private func loadKey(_ key: EmulatorConfigFile.Key) throws(EmulatorSetupError) -> EmulatorConfiguration.ProviderKey {
+    private func loadKey(_ key: EmulatorConfigFile.Key) throws(EmulatorSetupError) -> EmulatorConfiguration.ProviderKey
+    {
         do {
             let pem = String(decoding: try context.read(key.path), as: UTF8.self)
             let publicKey = key.isPublicKey ? try P256PublicKey(pem: pem) : try P256PrivateKey(pem: pem).publicKey
@@ -219,13 +227,15 @@ struct EmulatorCommand {
             let keyPath = directory + "/emulator-key.pem"
             if access(caPath, R_OK) != 0 || access(certificatePath, R_OK) != 0 || access(keyPath, R_OK) != 0 {
                 if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-                    throw EmulatorSetupError("cannot create --data-dir '\(directory)': \(String(cString: strerror(errno)))")
+                    throw EmulatorSetupError(
+                        "cannot create --data-dir '\(directory)': \(String(cString: strerror(errno)))")
                 }
                 let authority = try CertificateAuthority.generate(commonName: "Herald Emulator CA")
                 let (certificate, key) = try authority.issue(
                     commonName: "localhost", subjectAlternativeNames: ["localhost", "127.0.0.1", "::1"])
                 try context.writeFile(caPath, Array(try authority.certificate.pem().utf8))
-                try context.writeFile(certificatePath, Array((try certificate.pem() + authority.certificate.pem()).utf8))
+                try context.writeFile(
+                    certificatePath, Array((try certificate.pem() + authority.certificate.pem()).utf8))
                 try context.writeFile(keyPath, Array(try key.pkcs8PEM().utf8))
                 chmod(keyPath, 0o600)
             }
