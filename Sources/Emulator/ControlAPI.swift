@@ -39,7 +39,15 @@ struct ControlAPI {
                 }
             case "faults":
                 switch method {
-                case "GET": Self.json(responder, 200, .object(JSONObject([.init(key: "faults", value: .array(faults.list().map { $0.fault.json(id: $0.id, applied: $0.applied) }))])))
+                case "GET":
+                    Self.json(
+                        responder, 200,
+                        .object(
+                            JSONObject([
+                                .init(
+                                    key: "faults",
+                                    value: .array(faults.list().map { $0.fault.json(id: $0.id, applied: $0.applied) }))
+                            ])))
                 case "POST": try addFault(request.body, responder)
                 case "DELETE":
                     faults.removeAll()
@@ -49,7 +57,8 @@ struct ControlAPI {
             case let faultRoute where faultRoute.hasPrefix("faults/"):
                 guard method == "DELETE" else { return Self.methodNotAllowed(responder) }
                 guard let id = Int(faultRoute.dropFirst("faults/".count)) else {
-                    throw ControlRequestError(field: "id", "must be a fault id (a whole number) from GET /control/v1/faults")
+                    throw ControlRequestError(
+                        field: "id", "must be a fault id (a whole number) from GET /control/v1/faults")
                 }
                 guard faults.remove(id: id) else { return Self.error(responder, 404, "FaultNotFound", nil) }
                 _ = responder.respond(status: 204)
@@ -63,7 +72,8 @@ struct ControlAPI {
                 guard method == "POST" else { return Self.methodNotAllowed(responder) }
                 let token = String(deviceRoute.dropFirst("devices/".count).dropLast("/unregister".count))
                 guard let parsed = try? DeviceToken(hex: token) else {
-                    return Self.error(responder, 400, "BadDeviceToken", "'\(token)' is not a device token (hex, even length)")
+                    return Self.error(
+                        responder, 400, "BadDeviceToken", "'\(token)' is not a device token (hex, even length)")
                 }
                 // A simulated device goes the whole way (its stream ends, all its tokens answer 410);
                 // any other token is simply marked.
@@ -119,23 +129,26 @@ struct ControlAPI {
         object["requests"] = .number(JSONNumber(counts.total))
         object["byStatus"] = .object(byStatus)
         object["byReason"] = .object(byReason)
-        object["faults"] = .object(JSONObject([
-            .init(key: "active", value: .number(JSONNumber(faults.count))),
-            .init(key: "limit", value: .number(JSONNumber(faults.limit))),
-            .init(key: "injected", value: .number(JSONNumber(faults.injectedCount))),
-        ]))
-        if let server = server.value {
-            object["connections"] = .object(JSONObject([
-                .init(key: "open", value: .number(JSONNumber(server.connectionCount))),
-                .init(key: "accepted", value: .number(JSONNumber(server.acceptedTotal))),
-                .init(key: "refused", value: .number(JSONNumber(server.refusedTotal))),
+        object["faults"] = .object(
+            JSONObject([
+                .init(key: "active", value: .number(JSONNumber(faults.count))),
+                .init(key: "limit", value: .number(JSONNumber(faults.limit))),
+                .init(key: "injected", value: .number(JSONNumber(faults.injectedCount))),
             ]))
+        if let server = server.value {
+            object["connections"] = .object(
+                JSONObject([
+                    .init(key: "open", value: .number(JSONNumber(server.connectionCount))),
+                    .init(key: "accepted", value: .number(JSONNumber(server.acceptedTotal))),
+                    .init(key: "refused", value: .number(JSONNumber(server.refusedTotal))),
+                ]))
         }
         if let devices { object["devices"] = .number(JSONNumber(devices.deviceCount)) }
-        object["deliveryLog"] = .object(JSONObject([
-            .init(key: "kept", value: .number(JSONNumber(log.keptCount))),
-            .init(key: "capacity", value: .number(JSONNumber(log.capacity))),
-        ]))
+        object["deliveryLog"] = .object(
+            JSONObject([
+                .init(key: "kept", value: .number(JSONNumber(log.keptCount))),
+                .init(key: "capacity", value: .number(JSONNumber(log.capacity))),
+            ]))
         if let store { object["storage"] = storageStats(store) }
         return .object(object)
     }
@@ -153,15 +166,19 @@ struct ControlAPI {
         object["reason"] = delivery.reason.map(JSONValue.string) ?? .null
         if let fault = delivery.fault { object["fault"] = .string(fault) }
         if let channel = delivery.channel { object["channel"] = .string(channel) }
-        object["payload"] = (try? JSONValue(parsing: delivery.payload)) ?? .string(String(decoding: delivery.payload, as: UTF8.self))
+        object["payload"] =
+            (try? JSONValue(parsing: delivery.payload)) ?? .string(String(decoding: delivery.payload, as: UTF8.self))
         return .object(object)
     }
 
     static func json(_ responder: HTTP2Responder, _ status: Int, _ body: JSONValue) {
-        _ = responder.respond(status: status, headers: [HTTP2Header("content-type", "application/json")], body: body.encoded())
+        _ = responder.respond(
+            status: status, headers: [HTTP2Header("content-type", "application/json")], body: body.encoded())
     }
 
-    static func error(_ responder: HTTP2Responder, _ status: Int, _ reason: String, _ message: String?, field: String? = nil) {
+    static func error(
+        _ responder: HTTP2Responder, _ status: Int, _ reason: String, _ message: String?, field: String? = nil
+    ) {
         var body = JSONObject([.init(key: "reason", value: .string(reason))])
         if let field { body["field"] = .string(field) }
         if let message { body["error"] = .string(message) }

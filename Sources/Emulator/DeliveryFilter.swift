@@ -15,7 +15,8 @@ public struct DeliveryFilter: Sendable, Equatable {
     public var limit: Int?
 
     public init(
-        token: String? = nil, apnsID: String? = nil, channel: String? = nil, topic: String? = nil, status: Int? = nil, reason: String? = nil,
+        token: String? = nil, apnsID: String? = nil, channel: String? = nil, topic: String? = nil, status: Int? = nil,
+        reason: String? = nil,
         since: Int? = nil, until: Int? = nil, limit: Int? = nil
     ) {
         self.token = token
@@ -47,9 +48,12 @@ extension DeliveryFilter {
     /// `limit`: the page size, at most `ControlAPI.maximumPageLimit`; `cursor` is the caller's to
     /// read); errors name the parameter and the rule.
     init(query: [String: String]) throws(ControlRequestError) {
-        let known: Set = ["token", "apns-id", "channel", "topic", "status", "reason", "since", "until", "limit", "cursor"]
+        let known: Set = [
+            "token", "apns-id", "channel", "topic", "status", "reason", "since", "until", "limit", "cursor",
+        ]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
-            throw ControlRequestError(field: unknown, "is not a filter (known: \(known.sorted().joined(separator: ", ")))")
+            throw ControlRequestError(
+                field: unknown, "is not a filter (known: \(known.sorted().joined(separator: ", ")))")
         }
         if let empty = query.keys.sorted().first(where: { query[$0]?.isEmpty == true }) {
             throw ControlRequestError(field: empty, "needs a value (\(empty)=...); leave it out to match anything")
@@ -57,7 +61,8 @@ extension DeliveryFilter {
         func number(_ key: String, _ range: ClosedRange<Int>) throws(ControlRequestError) -> Int? {
             guard let text = query[key] else { return nil }
             guard let value = Int(text), range.contains(value) else {
-                throw ControlRequestError(field: key, "must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+                throw ControlRequestError(
+                    field: key, "must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
             }
             return value
         }

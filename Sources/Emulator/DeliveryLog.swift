@@ -152,7 +152,9 @@ public final class DeliveryLog: Sendable {
     /// the order recorded (``removeAll()`` starts again at 1); a number whose entry is no longer
     /// kept starts at the oldest kept. At most `scanLimit` entries are examined, and only one is
     /// decoded at a time: the time and memory a page takes are bounded whatever the log holds.
-    public func page(matching filter: DeliveryFilter, from start: Int?, limit: Int, scanLimit: Int = pageScanLimit) -> Page {
+    public func page(matching filter: DeliveryFilter, from start: Int?, limit: Int, scanLimit: Int = pageScanLimit)
+        -> Page
+    {
         // Copies of the rows: their storage is never written again below a copy's end (see `entries`).
         let (rows, first) = ring.withLock { ring in (ring.entries.rows, ring.total - ring.entries.count + 1) }
         let start = max(start ?? first, first)

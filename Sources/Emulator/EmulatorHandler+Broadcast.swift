@@ -128,7 +128,8 @@ extension EmulatorHandler {
             // Subscribed simulated devices get it now, or (policy 1) when they return.
             devices.deliverBroadcast(
                 bundleID: accepted.bundleID, channelID: accepted.channelID.value, payload: accepted.payload,
-                expiration: accepted.expiration?.unixSeconds, storesLatest: accepted.storagePolicy == .mostRecentMessage,
+                expiration: accepted.expiration?.unixSeconds,
+                storesLatest: accepted.storagePolicy == .mostRecentMessage,
                 requestID: accepted.requestID, priority: accepted.priority.rawValue)
             broadcastHook.deliver(accepted)
         case .failure(let rejection):

@@ -45,7 +45,8 @@ final class EmulatorHandler: HTTP2RequestHandler {
     let storeStatus: StoreStatus?
 
     init(
-        configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector = FaultInjector(),
+        configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry,
+        faults: FaultInjector = FaultInjector(),
         clock: @escaping @Sendable () -> Int, channels: ChannelStore = ChannelStore(),
         broadcastHook: BroadcastHook = BroadcastHook(), devices: DeviceRegistry? = nil,
         storeStatus: StoreStatus? = nil
@@ -61,9 +62,10 @@ final class EmulatorHandler: HTTP2RequestHandler {
         limiter = configuration.perTokenRateLimit.map(TokenRateLimiter.init(limit:))
         self.clock = clock
         keysByID = Dictionary(configuration.keys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
-        verifier = ProviderTokenVerifier(keys: configuration.keys.map {
-            .init(keyID: $0.keyID, teamID: $0.teamID, publicKey: $0.publicKey)
-        })
+        verifier = ProviderTokenVerifier(
+            keys: configuration.keys.map {
+                .init(keyID: $0.keyID, teamID: $0.teamID, publicKey: $0.publicKey)
+            })
     }
 
     func connectionOpened(_ connection: HTTP2ServerConnectionContext) {
@@ -73,7 +75,8 @@ final class EmulatorHandler: HTTP2RequestHandler {
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
         if faults.isEmpty, answerQuickly(request, responder: responder) { return }
         let path = request.path ?? ""
-        if let controlToken = configuration.controlToken, path.hasPrefix("/control/v1/") || path.hasPrefix(DeviceAPI.prefix),
+        if let controlToken = configuration.controlToken,
+            path.hasPrefix("/control/v1/") || path.hasPrefix(DeviceAPI.prefix),
             !ControlAuthorization.allows(request.headers.valueBytes(for: "authorization"), token: controlToken)
         {
             ControlAuthorization.refuse(responder)
@@ -81,8 +84,10 @@ final class EmulatorHandler: HTTP2RequestHandler {
         }
         if path.hasPrefix("/control/v1/") {
             ControlAPI(
-                log: log, tokens: tokens, faults: faults, server: server, clock: clock, store: storeStatus, devices: devices)
-                .handle(request, responder: responder)
+                log: log, tokens: tokens, faults: faults, server: server, clock: clock, store: storeStatus,
+                devices: devices
+            )
+            .handle(request, responder: responder)
             return
         }
         if !faults.isEmpty, Self.isProviderPath(path) {
@@ -115,7 +120,8 @@ final class EmulatorHandler: HTTP2RequestHandler {
         for header in request.headers where !header.name.starts(with: [UInt8(ascii: ":")]) {
             headers.append((header.nameString, header.valueString))
         }
-        let incoming = IncomingPushRequest(method: request.method ?? "", path: path, headers: headers, body: request.body)
+        let incoming = IncomingPushRequest(
+            method: request.method ?? "", path: path, headers: headers, body: request.body)
         var policy = configuration.policy
         if !configuration.bundleIDs.isEmpty { policy.allowedBundleIDs = configuration.bundleIDs }
         let state = responder.connection.userData as? ConnectionState ?? ConnectionState()
@@ -138,7 +144,9 @@ final class EmulatorHandler: HTTP2RequestHandler {
             }
             .flatMap { headers in checkRegistered(headers) }
             .flatMap { headers -> Result<ValidatedHeaders, PushRejection> in
-                if usesCertificate { return checkCertificate(responder.connection.peerCertificate, headers).map { headers } }
+                if usesCertificate {
+                    return checkCertificate(responder.connection.peerCertificate, headers).map { headers }
+                }
                 return authenticate(
                     authorization: headers.authorization, apnsID: headers.apnsID, state: state,
                     connection: responder.connection
@@ -166,12 +174,15 @@ final class EmulatorHandler: HTTP2RequestHandler {
             _ = responder.respond(status: 200, headers: answer)
             devices.deliver(push, receivedAt: clock() * 1000)
             record(
-                push.token.hex, push.topic?.value, push.pushType.rawValue, push.priority.rawValue, push.apnsID, uniqueID,
+                push.token.hex, push.topic?.value, push.pushType.rawValue, push.priority.rawValue, push.apnsID,
+                uniqueID,
                 200, nil, push.payload)
         case .failure(let rejection):
             let id = rejection.apnsID ?? APNsID.random().value
             var body = JSONObject([.init(key: "reason", value: .string(rejection.reason.rawValue))])
-            if rejection.status == 410, let unregisteredSince { body["timestamp"] = .number(JSONNumber(unregisteredSince)) }
+            if rejection.status == 410, let unregisteredSince {
+                body["timestamp"] = .number(JSONNumber(unregisteredSince))
+            }
             _ = responder.respond(
                 status: rejection.status,
                 headers: [HTTP2Header("apns-id", id), HTTP2Header("content-type", "application/json")],
@@ -191,14 +202,16 @@ final class EmulatorHandler: HTTP2RequestHandler {
         authorization: String?, apnsID: String, state: ConnectionState, connection: HTTP2ServerConnectionContext
     ) -> Result<Void, PushRejection> {
         let reject = { (reason: Reason) in
-            Result<Void, PushRejection>.failure(PushRejection(status: reason.status ?? 403, reason: reason, apnsID: apnsID))
+            Result<Void, PushRejection>.failure(
+                PushRejection(status: reason.status ?? 403, reason: reason, apnsID: apnsID))
         }
         let now = clock()
         guard let authorization, !authorization.isEmpty else { return reject(.missingProviderToken) }
         let token = authorization.lowercased().hasPrefix("bearer ") ? String(authorization.dropFirst(7)) : authorization
         if token == state.lastToken {
             // Already verified on this connection: only its age can have changed.
-            return now - state.lastIssuedAt > ProviderTokenVerifier.lifetimeSeconds ? reject(.expiredProviderToken) : .success(())
+            return now - state.lastIssuedAt > ProviderTokenVerifier.lifetimeSeconds
+                ? reject(.expiredProviderToken) : .success(())
         }
         let verified: ProviderTokenVerifier.Verified
         do {
@@ -221,12 +234,15 @@ final class EmulatorHandler: HTTP2RequestHandler {
     }
 
     func record(
-        _ token: String?, _ topic: String?, _ pushType: String?, _ priority: Int?, _ apnsID: String?, _ uniqueID: String?,
+        _ token: String?, _ topic: String?, _ pushType: String?, _ priority: Int?, _ apnsID: String?,
+        _ uniqueID: String?,
         _ status: Int, _ reason: String?, _ payload: [UInt8], fault: String? = nil
     ) {
-        log.append(Delivery(
-            receivedAt: clock() * 1000, token: token, topic: topic, pushType: pushType, priority: priority, apnsID: apnsID,
-            uniqueID: uniqueID, status: status, reason: reason, payload: payload, fault: fault))
+        log.append(
+            Delivery(
+                receivedAt: clock() * 1000, token: token, topic: topic, pushType: pushType, priority: priority,
+                apnsID: apnsID,
+                uniqueID: uniqueID, status: status, reason: reason, payload: payload, fault: fault))
     }
 }
 

@@ -27,11 +27,14 @@ extension DeviceRegistry {
             object["topic"] = .string(bundleID)
             object["environment"] = .string(environment.rawValue)
             object["online"] = .bool(online)
-            object["tokens"] = .array(otherTokens.map { entry in
-                .object(JSONObject([
-                    .init(key: "token", value: .string(entry.token)), .init(key: "kind", value: .string(entry.kind.rawValue)),
-                ]))
-            })
+            object["tokens"] = .array(
+                otherTokens.map { entry in
+                    .object(
+                        JSONObject([
+                            .init(key: "token", value: .string(entry.token)),
+                            .init(key: "kind", value: .string(entry.kind.rawValue)),
+                        ]))
+                })
             object["storedNotifications"] = .number(JSONNumber(storedNotifications))
             object["storedBroadcasts"] = .number(JSONNumber(storedBroadcasts))
             object["subscriptions"] = .array(subscriptions.map(JSONValue.string))
@@ -61,7 +64,8 @@ extension DeviceRegistry {
                     (token: other, kind: state.routes[other]?.kind ?? .liveActivity)
                 }
                 return Summary(
-                    token: token, bundleID: device.bundleID, environment: device.environment, online: device.sink != nil,
+                    token: token, bundleID: device.bundleID, environment: device.environment,
+                    online: device.sink != nil,
                     otherTokens: others, storedNotifications: device.stored.count,
                     storedBroadcasts: device.storedBroadcasts.count,
                     subscriptions: device.subscriptions.map { "\($0.bundleID)/\($0.channelID)" }.sorted())

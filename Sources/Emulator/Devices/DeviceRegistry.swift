@@ -105,7 +105,8 @@ public final class DeviceRegistry: Sendable {
         }
         if full {
             throw DeviceError(
-                status: 429, reason: "devices: the emulator already holds \(Self.maximumDevices) devices; unregister some")
+                status: 429,
+                reason: "devices: the emulator already holds \(Self.maximumDevices) devices; unregister some")
         }
         records?.write()
         return token

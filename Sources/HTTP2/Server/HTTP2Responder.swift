@@ -71,7 +71,8 @@ public struct HTTP2Responder {
             _ = respond(status: status, headers: headers)
             return false
         }
-        return connection.connection?.startStreaming(streamID, status: status, headers: headers, onClose: onClose) ?? false
+        return connection.connection?.startStreaming(streamID, status: status, headers: headers, onClose: onClose)
+            ?? false
     }
 
     /// Appends to a streaming response's body. False if the stream is not streaming, finished or

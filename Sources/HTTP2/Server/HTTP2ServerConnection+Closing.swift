@@ -5,7 +5,8 @@ extension HTTP2ServerConnection {
     /// Server shutdown: GOAWAY (last stream processed), then close.
     func shutDown() {
         guard case .active = state else { return }  // closing connections finish on their own
-        try? session.submitGoAway(lastStreamID: nil, errorCode: .noError, debugData: server.configuration.shutdownGoAwayDebugData)
+        try? session.submitGoAway(
+            lastStreamID: nil, errorCode: .noError, debugData: server.configuration.shutdownGoAwayDebugData)
         beginClosing()
     }
 
@@ -87,7 +88,8 @@ extension HTTP2ServerConnection {
     func firstRequestTimedOut() {
         firstRequestTimer = nil
         guard !requestReceived, case .active = state else { return }
-        try? session.submitGoAway(lastStreamID: nil, errorCode: .noError, debugData: server.configuration.idleGoAwayDebugData)
+        try? session.submitGoAway(
+            lastStreamID: nil, errorCode: .noError, debugData: server.configuration.idleGoAwayDebugData)
         beginClosing()
     }
 
@@ -100,7 +102,8 @@ extension HTTP2ServerConnection {
         // An open streaming response is activity still to come, like an unanswered request.
         let awaitingAnswers = session.openStreamCount > answered.count - streaming.count
         if quiet >= idle && !awaitingAnswers {
-            try? session.submitGoAway(lastStreamID: nil, errorCode: .noError, debugData: server.configuration.idleGoAwayDebugData)
+            try? session.submitGoAway(
+                lastStreamID: nil, errorCode: .noError, debugData: server.configuration.idleGoAwayDebugData)
             beginClosing()
             return
         }
