@@ -110,6 +110,13 @@ struct EmulatorBoundsTests {
                 "POST", "/device/v1/devices", headers: [("authorization", "bearer s3cret-Token")],
                 body: Array(#"{"topic":"com.example.app"}"#.utf8))
             #expect(registered.status == 201)
+            // A simulated device sends the token its endpoint names.
+            let loop = emulator.loop
+            let endpoint = SimulatedDevice.Endpoint(
+                host: "127.0.0.1", port: emulator.emulator.port, controlToken: "s3cret-Token")
+            let simulated = try await SimulatedDevice.register(at: endpoint, topic: "com.example.app", on: loop)
+            #expect(emulator.emulator.devices.route(for: simulated.token) != nil)
+            simulated.close()
             // The provider API keeps its own credentials.
             #expect(try await emulator.push(BoundedEmulator.payload(size: 100)).status == 200)
         }
