@@ -8,10 +8,12 @@ import HTTP2
 /// | `GET deliveries?token=&apns-id=&topic=&status=&reason=&since=&until=&limit=&cursor=` | the delivery log, oldest first, a page at a time |
 /// | `DELETE deliveries` | clears the log |
 /// | `POST devices/<token>/unregister` | later pushes to the token answer 410 Unregistered |
+/// | `GET devices?topic=&limit=&cursor=` | the simulated devices by token, a page at a time |
 /// | `GET faults`, `POST faults`, `DELETE faults`, `DELETE faults/<id>` | fault injection (see ``Fault``) |
 /// | `GET stats` | answers by status and reason, faults, connections, log size, the store's writes |
 ///
 /// Errors: 400 `{"reason":"BadRequest","field":...,"error":...}`, 404 BadPath, 405 MethodNotAllowed,
+/// 401 Unauthorized with a control token (checked before, in EmulatorHandler: ControlAuthorization),
 /// 409 TooManyFaults / TooManyUnregisteredTokens at the caps. Lists come a page at a time
 /// (ControlAPI+Paging).
 struct ControlAPI {
