@@ -5,13 +5,17 @@ import HTTP2
 ///
 /// | route | what it does |
 /// |---|---|
-/// | `GET deliveries?token=&apns-id=&topic=&status=&reason=&since=&until=&limit=` | the delivery log, oldest first |
+/// | `GET deliveries?token=&apns-id=&topic=&status=&reason=&since=&until=&limit=&cursor=` | the delivery log, oldest first, a page at a time |
 /// | `DELETE deliveries` | clears the log |
 /// | `POST devices/<token>/unregister` | later pushes to the token answer 410 Unregistered |
+/// | `GET devices?topic=&limit=&cursor=` | the simulated devices by token, a page at a time |
 /// | `GET faults`, `POST faults`, `DELETE faults`, `DELETE faults/<id>` | fault injection (see ``Fault``) |
 /// | `GET stats` | answers by status and reason, faults, connections, log size, the store's writes |
 ///
-/// Errors: 400 `{"reason":"BadRequest","field":...,"error":...}`, 404 BadPath, 405 MethodNotAllowed.
+/// Errors: 400 `{"reason":"BadRequest","field":...,"error":...}`, 404 BadPath, 405 MethodNotAllowed,
+/// 401 Unauthorized with a control token (checked before, in EmulatorHandler: ControlAuthorization),
+/// 409 TooManyFaults / TooManyUnregisteredTokens at the caps. Lists come a page at a time
+/// (ControlAPI+Paging).
 struct ControlAPI {
     let log: DeliveryLog
     let tokens: TokenRegistry
@@ -38,7 +42,15 @@ struct ControlAPI {
                 }
             case "faults":
                 switch method {
-                case "GET": Self.json(responder, 200, .object(JSONObject([.init(key: "faults", value: .array(faults.list().map { $0.fault.json(id: $0.id, applied: $0.applied) }))])))
+                case "GET":
+                    Self.json(
+                        responder, 200,
+                        .object(
+                            JSONObject([
+                                .init(
+                                    key: "faults",
+                                    value: .array(faults.list().map { $0.fault.json(id: $0.id, applied: $0.applied) }))
+                            ])))
                 case "POST": try addFault(request.body, responder)
                 case "DELETE":
                     faults.removeAll()
@@ -48,21 +60,14 @@ struct ControlAPI {
             case let faultRoute where faultRoute.hasPrefix("faults/"):
                 guard method == "DELETE" else { return Self.methodNotAllowed(responder) }
                 guard let id = Int(faultRoute.dropFirst("faults/".count)) else {
-                    throw ControlRequestError(field: "id", "must be a fault id (a whole number) from GET /control/v1/faults")
+                    throw ControlRequestError(
+                        field: "id", "must be a fault id (a whole number) from GET /control/v1/faults")
                 }
                 guard faults.remove(id: id) else { return Self.error(responder, 404, "FaultNotFound", nil) }
                 _ = responder.respond(status: 204)
             case "devices":
                 guard method == "GET" else { return Self.methodNotAllowed(responder) }
-                let known: Set = ["topic"]
-                if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
-                    throw ControlRequestError(field: unknown, "is not a filter (known: topic)")
-                }
-                if query["topic"]?.isEmpty == true {
-                    throw ControlRequestError(field: "topic", "needs a value (topic=BUNDLE_ID); leave it out to list every device")
-                }
-                let list = devices?.summaries(bundleID: query["topic"]) ?? []
-                Self.json(responder, 200, .object(JSONObject([.init(key: "devices", value: .array(list.map(\.json)))])))
+                try listDevices(query, responder)
             case "stats":
                 guard method == "GET" else { return Self.methodNotAllowed(responder) }
                 Self.json(responder, 200, stats())
@@ -70,14 +75,18 @@ struct ControlAPI {
                 guard method == "POST" else { return Self.methodNotAllowed(responder) }
                 let token = String(deviceRoute.dropFirst("devices/".count).dropLast("/unregister".count))
                 guard let parsed = try? DeviceToken(hex: token) else {
-                    return Self.error(responder, 400, "BadDeviceToken", "'\(token)' is not a device token (hex, even length)")
+                    return Self.error(
+                        responder, 400, "BadDeviceToken", "'\(token)' is not a device token (hex, even length)")
                 }
                 // A simulated device goes the whole way (its stream ends, all its tokens answer 410);
                 // any other token is simply marked.
                 if let devices, devices.route(for: parsed.hex)?.kind == .device {
                     try? devices.unregister(parsed.hex)
-                } else {
-                    tokens.unregister(parsed.hex, at: milliseconds())
+                } else if !tokens.unregister(parsed.hex, at: milliseconds()) {
+                    return Self.error(
+                        responder, 409, "TooManyUnregisteredTokens",
+                        "the emulator holds \(tokens.limit) unregistered tokens, its limit "
+                            + "(EmulatorConfiguration.unregisteredTokenLimit, herald emulator --unregistered-limit)")
                 }
                 _ = responder.respond(status: 204)
             default:
@@ -86,14 +95,6 @@ struct ControlAPI {
         } catch {
             Self.error(responder, 400, "BadRequest", error.message, field: error.field)
         }
-    }
-
-    private func listDeliveries(_ query: [String: String], _ responder: HTTP2Responder) throws(ControlRequestError) {
-        let entries = log.entries(matching: try DeliveryFilter(query: query))
-        Self.json(responder, 200, .object(JSONObject([
-            .init(key: "total", value: .number(JSONNumber(log.totalCount))),
-            .init(key: "deliveries", value: .array(entries.map(Self.json))),
-        ])))
     }
 
     private func addFault(_ body: [UInt8], _ responder: HTTP2Responder) throws(ControlRequestError) {
@@ -105,7 +106,12 @@ struct ControlAPI {
         }
         do {
             let fault = try Fault(json: json)
-            let id = faults.add(fault)
+            guard let id = faults.add(fault) else {
+                return Self.error(
+                    responder, 409, "TooManyFaults",
+                    "\(faults.limit) faults are declared, the limit (EmulatorConfiguration.faultLimit, herald emulator "
+                        + "--fault-limit): remove some (DELETE /control/v1/faults/<id>) first")
+            }
             Self.json(responder, 201, fault.json(id: id, applied: 0))
         } catch {
             throw ControlRequestError(field: error.field, error.message)
@@ -126,21 +132,26 @@ struct ControlAPI {
         object["requests"] = .number(JSONNumber(counts.total))
         object["by-status"] = .object(byStatus)
         object["by-reason"] = .object(byReason)
-        object["faults"] = .object(JSONObject([
-            .init(key: "active", value: .number(JSONNumber(faults.list().count))),
-            .init(key: "injected", value: .number(JSONNumber(faults.injectedCount))),
-        ]))
-        if let server = server.value {
-            object["connections"] = .object(JSONObject([
-                .init(key: "open", value: .number(JSONNumber(server.connectionCount))),
-                .init(key: "accepted", value: .number(JSONNumber(server.acceptedTotal))),
+        object["faults"] = .object(
+            JSONObject([
+                .init(key: "active", value: .number(JSONNumber(faults.count))),
+                .init(key: "limit", value: .number(JSONNumber(faults.limit))),
+                .init(key: "injected", value: .number(JSONNumber(faults.injectedCount))),
             ]))
+        if let server = server.value {
+            object["connections"] = .object(
+                JSONObject([
+                    .init(key: "open", value: .number(JSONNumber(server.connectionCount))),
+                    .init(key: "accepted", value: .number(JSONNumber(server.acceptedTotal))),
+                    .init(key: "refused", value: .number(JSONNumber(server.refusedTotal))),
+                ]))
         }
         if let devices { object["devices"] = .number(JSONNumber(devices.deviceCount)) }
-        object["delivery-log"] = .object(JSONObject([
-            .init(key: "kept", value: .number(JSONNumber(log.keptCount))),
-            .init(key: "capacity", value: .number(JSONNumber(log.capacity))),
-        ]))
+        object["delivery-log"] = .object(
+            JSONObject([
+                .init(key: "kept", value: .number(JSONNumber(log.keptCount))),
+                .init(key: "capacity", value: .number(JSONNumber(log.capacity))),
+            ]))
         if let store { object["storage"] = storageStats(store) }
         return .object(object)
     }
@@ -160,15 +171,19 @@ struct ControlAPI {
         object["reason"] = delivery.reason.map(JSONValue.string) ?? .null
         if let fault = delivery.fault { object["fault"] = .string(fault) }
         if let channel = delivery.channel { object["channel"] = .string(channel) }
-        object["payload"] = (try? JSONValue(parsing: delivery.payload)) ?? .string(String(decoding: delivery.payload, as: UTF8.self))
+        object["payload"] =
+            (try? JSONValue(parsing: delivery.payload)) ?? .string(String(decoding: delivery.payload, as: UTF8.self))
         return .object(object)
     }
 
-    private static func json(_ responder: HTTP2Responder, _ status: Int, _ body: JSONValue) {
-        _ = responder.respond(status: status, headers: [HTTP2Header("content-type", "application/json")], body: body.encoded())
+    static func json(_ responder: HTTP2Responder, _ status: Int, _ body: JSONValue) {
+        _ = responder.respond(
+            status: status, headers: [HTTP2Header("content-type", "application/json")], body: body.encoded())
     }
 
-    private static func error(_ responder: HTTP2Responder, _ status: Int, _ reason: String, _ message: String?, field: String? = nil) {
+    static func error(
+        _ responder: HTTP2Responder, _ status: Int, _ reason: String, _ message: String?, field: String? = nil
+    ) {
         var body = JSONObject([.init(key: "reason", value: .string(reason))])
         if let field { body["field"] = .string(field) }
         if let message { body["error"] = .string(message) }

@@ -15,7 +15,8 @@ public struct DeliveryFilter: Sendable, Equatable {
     public var limit: Int?
 
     public init(
-        token: String? = nil, apnsID: String? = nil, channel: String? = nil, topic: String? = nil, status: Int? = nil, reason: String? = nil,
+        token: String? = nil, apnsID: String? = nil, channel: String? = nil, topic: String? = nil, status: Int? = nil,
+        reason: String? = nil,
         since: Int? = nil, until: Int? = nil, limit: Int? = nil
     ) {
         self.token = token
@@ -44,11 +45,15 @@ public struct DeliveryFilter: Sendable, Equatable {
 
 extension DeliveryFilter {
     /// From the control API's query (`token`, `apns-id`, `topic`, `status`, `reason`, `since`, `until`,
-    /// `limit`); errors name the parameter and the rule.
+    /// `limit`: the page size, at most `ControlAPI.maximumPageLimit`; `cursor` is the caller's to
+    /// read); errors name the parameter and the rule.
     init(query: [String: String]) throws(ControlRequestError) {
-        let known: Set = ["token", "apns-id", "channel", "topic", "status", "reason", "since", "until", "limit"]
+        let known: Set = [
+            "token", "apns-id", "channel", "topic", "status", "reason", "since", "until", "limit", "cursor",
+        ]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
-            throw ControlRequestError(field: unknown, "is not a filter (known: \(known.sorted().joined(separator: ", ")))")
+            throw ControlRequestError(
+                field: unknown, "is not a filter (known: \(known.sorted().joined(separator: ", ")))")
         }
         if let empty = query.keys.sorted().first(where: { query[$0]?.isEmpty == true }) {
             throw ControlRequestError(field: empty, "needs a value (\(empty)=...); leave it out to match anything")
@@ -56,7 +61,8 @@ extension DeliveryFilter {
         func number(_ key: String, _ range: ClosedRange<Int>) throws(ControlRequestError) -> Int? {
             guard let text = query[key] else { return nil }
             guard let value = Int(text), range.contains(value) else {
-                throw ControlRequestError(field: key, "must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+                throw ControlRequestError(
+                    field: key, "must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
             }
             return value
         }
@@ -64,7 +70,7 @@ extension DeliveryFilter {
             token: query["token"]?.lowercased(), apnsID: query["apns-id"]?.lowercased(), channel: query["channel"],
             topic: query["topic"],
             status: try number("status", 0...599), reason: query["reason"], since: try number("since", 0...Int.max),
-            until: try number("until", 0...Int.max), limit: try number("limit", 1...Int.max))
+            until: try number("until", 0...Int.max), limit: try number("limit", 1...ControlAPI.maximumPageLimit))
     }
 }
 

@@ -142,6 +142,54 @@ public final class DeliveryLog: Sendable {
         return Array(matching.suffix(limit))
     }
 
+    /// Entries a page examines at most (``page(matching:from:limit:)``): a sparse filter over a
+    /// full log gives short pages rather than one long scan on an event loop.
+    public static let pageScanLimit = 20_000
+
+    /// One page of the log: the entries that matched, oldest first, and where the next page starts
+    /// (nil: none of the kept entries after them is left to examine).
+    public struct Page: Sendable, Equatable {
+        public var entries: [Delivery]
+        /// The number of the first entry the next page looks at.
+        public var next: Int?
+    }
+
+    /// At most `limit` entries matching `filter` (whose own `limit` is not used), oldest first,
+    /// from the entry numbered `start` on (nil: the oldest kept). Entries are numbered 1, 2, ... in
+    /// the order recorded (``removeAll()`` starts again at 1); a number whose entry is no longer
+    /// kept starts at the oldest kept. At most `scanLimit` entries are examined, and only one is
+    /// decoded at a time: the time and memory a page takes are bounded whatever the log holds.
+    public func page(matching filter: DeliveryFilter, from start: Int?, limit: Int, scanLimit: Int = pageScanLimit)
+        -> Page
+    {
+        // Copies of the rows: their storage is never written again below a copy's end (see `entries`).
+        let (rows, first) = ring.withLock { ring in (ring.entries.rows, ring.total - ring.entries.count + 1) }
+        let start = max(start ?? first, first)
+        var number = first
+        var page = Page(entries: [], next: nil)
+        var examined = 0
+        for row in rows {
+            guard number + row.count > start else {
+                number += row.count  // wholly before the page: not decoded
+                continue
+            }
+            row.forEachRecord { record in
+                defer { number += 1 }
+                if number < start { return true }
+                if examined == scanLimit || page.entries.count == limit {
+                    page.next = number
+                    return false
+                }
+                examined += 1
+                let delivery = record.delivery
+                if filter.matches(delivery) { page.entries.append(delivery) }
+                return true
+            }
+            if page.next != nil { break }
+        }
+        return page
+    }
+
     /// Answers since the emulator started, kept or not.
     public var counts: Counts {
         ring.withLock { ring in
@@ -177,49 +225,6 @@ public final class DeliveryLog: Sendable {
     /// Entries waiting for the writer, and those overwritten while waiting that were a loss.
     var waitingForWriter: (count: Int, lost: Int)? {
         ring.withLock { ring in ring.pending.map { ($0.count, $0.lost) } }
-    }
-}
-
-/// Tokens the emulator treats as unregistered (410 Unregistered), with when they became invalid.
-/// With a store, each change is written through to it (a failure is counted, not thrown).
-public final class TokenRegistry: Sendable {
-    private let unregistered = Mutex<[String: Int]>([:])
-    /// No token is unregistered: the emulator's hot path skips the lookup (and the token's String).
-    private let empty = Atomic<Bool>(true)
-    private let store: (any UnregisteredTokenStore)?
-    private let status: StoreStatus?
-
-    public init() {
-        store = nil
-        status = nil
-    }
-
-    /// A registry that starts with `tokens` (as loaded from `store`) and writes changes through to it.
-    init(restoring tokens: [String: Int], store: any UnregisteredTokenStore, status: StoreStatus) {
-        unregistered.withLock { $0 = tokens }
-        empty.store(tokens.isEmpty, ordering: .releasing)
-        self.store = store
-        self.status = status
-    }
-
-    /// Marks `token` (lowercase hex) unregistered at `milliseconds` since 1970.
-    public func unregister(_ token: String, at milliseconds: Int) {
-        let token = token.lowercased()
-        unregistered.withLock { $0[token] = milliseconds }
-        empty.store(false, ordering: .releasing)
-        do {
-            try store?.markUnregistered(token, at: milliseconds)
-        } catch {
-            status?.record(error)
-        }
-    }
-
-    /// Whether no token has been unregistered (one atomic load).
-    var isEmpty: Bool { empty.load(ordering: .acquiring) }
-
-    /// When `token` was unregistered, or nil if it is live.
-    public func unregisteredAt(_ token: String) -> Int? {
-        unregistered.withLock { $0[token] }
     }
 }
 

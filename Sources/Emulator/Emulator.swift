@@ -47,7 +47,7 @@ public final class Emulator: Sendable {
         _ configuration: EmulatorConfiguration, state: EmulatorState, host: String, port: UInt16, tls: TLSContext?,
         loops: EventLoopGroup, clock: EmulatorClock
     ) async throws(HTTP2ConnectionError) -> Emulator {
-        let faults = FaultInjector()
+        let faults = FaultInjector(limit: configuration.faultLimit)
         let hook = BroadcastHook()
         let handler = EmulatorHandler(
             configuration: configuration, log: state.log, tokens: state.tokens, faults: faults, clock: clock.seconds,
@@ -60,6 +60,9 @@ public final class Emulator: Sendable {
             loops: loops, host: host, port: port, tls: tls, session: session, idleTimeout: configuration.idleTimeout)
         serverConfiguration.idleGoAwayDebugData = Reason.idleTimeout.goAwayDebugData
         serverConfiguration.shutdownGoAwayDebugData = Reason.shutdown.goAwayDebugData
+        serverConfiguration.firstRequestTimeout = configuration.firstRequestTimeout
+        serverConfiguration.maximumConnections = configuration.maximumConnections
+        serverConfiguration.refusesConnectionsOverLimit = true
         let server = try await HTTP2Server.start(configuration: serverConfiguration, handler: handler)
         handler.server.set(server)
         return Emulator(server: server, state: state, faults: faults, hook: hook)

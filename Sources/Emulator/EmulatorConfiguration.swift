@@ -60,6 +60,22 @@ public struct EmulatorConfiguration: Sendable {
     public var strictTokens = false
     /// How the delivery log is written to the emulator's store, when it has one.
     public var deliveryLogWriteBehind = DeliveryLogWriteBehind()
+    /// Connections that send no request this long after they are accepted get GOAWAY
+    /// `{"reason":"IdleTimeout"}` and are closed (a client that connects and idles holds memory);
+    /// nil: held until `idleTimeout`.
+    public var firstRequestTimeout: Duration? = .seconds(10)
+    /// Connections open at once; each one beyond is accepted and closed at once. nil: no limit
+    /// but the process's descriptor limit.
+    public var maximumConnections: Int? = 10_000
+    /// Faults declared at once (`POST /control/v1/faults`); one more answers 409 TooManyFaults.
+    public var faultLimit = FaultInjector.defaultLimit
+    /// Tokens marked unregistered at once (`POST /control/v1/devices/<token>/unregister`); one
+    /// more answers 409 TooManyUnregisteredTokens. Tokens of unregistered simulated devices count
+    /// too, but are never refused (the device is gone either way).
+    public var unregisteredTokenLimit = TokenRegistry.defaultLimit
+    /// When set, `/control/v1/` and `/device/v1/` requests must carry `authorization: bearer
+    /// <token>` (401 otherwise). The provider API keeps its own credentials.
+    public var controlToken: String?
 
     public init(
         keys: [ProviderKey], bundleIDs: Set<String> = [], initialMaxConcurrentStreams: UInt32 = 1,

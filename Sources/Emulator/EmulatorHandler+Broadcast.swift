@@ -39,7 +39,9 @@ extension EmulatorHandler {
                 authorization: authorization, apnsID: requestID, state: state, connection: responder.connection)
         }
         if path.hasPrefix(BroadcastPaths.broadcastPrefix) {
-            broadcast(incoming, policy: policy, authenticate: authenticate, responder: responder)
+            broadcast(
+                incoming, exceededBodyLimit: request.exceededBodyLimit, policy: policy, authenticate: authenticate,
+                responder: responder)
         } else {
             manageChannels(incoming, policy: policy, authenticate: authenticate, responder: responder)
         }
@@ -97,8 +99,12 @@ extension EmulatorHandler {
 
     // MARK: - Broadcasts
 
+    /// Stands for a body the session stopped keeping (over `PayloadLimits.voip` + 1 bytes): the
+    /// validator then answers PayloadTooLarge at the point in its order where it checks the size.
+    static let oversizedBody = [UInt8](repeating: UInt8(ascii: " "), count: PayloadLimits.broadcast + 1)
+
     private func broadcast(
-        _ incoming: IncomingPushRequest, policy: BroadcastPolicy,
+        _ incoming: IncomingPushRequest, exceededBodyLimit: Bool, policy: BroadcastPolicy,
         authenticate: (String?, String) -> Result<Void, PushRejection>, responder: HTTP2Responder
     ) {
         let outcome = BroadcastValidator.validateHeaders(incoming, policy: policy)
@@ -106,7 +112,7 @@ extension EmulatorHandler {
             .flatMap { headers in
                 BroadcastValidator.validate(
                     headers, storagePolicy: channels.policy(bundleID: headers.bundleID, channel: headers.channelID),
-                    body: incoming.body, policy: policy)
+                    body: exceededBodyLimit ? Self.oversizedBody : incoming.body, policy: policy)
             }
         let field = { (name: String) in incoming.headers.first { $0.name == name }?.value }
         switch outcome {
@@ -122,7 +128,8 @@ extension EmulatorHandler {
             // Subscribed simulated devices get it now, or (policy 1) when they return.
             devices.deliverBroadcast(
                 bundleID: accepted.bundleID, channelID: accepted.channelID.value, payload: accepted.payload,
-                expiration: accepted.expiration?.unixSeconds, storesLatest: accepted.storagePolicy == .mostRecentMessage,
+                expiration: accepted.expiration?.unixSeconds,
+                storesLatest: accepted.storagePolicy == .mostRecentMessage,
                 requestID: accepted.requestID, priority: accepted.priority.rawValue)
             broadcastHook.deliver(accepted)
         case .failure(let rejection):

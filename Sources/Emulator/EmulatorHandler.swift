@@ -67,9 +67,10 @@ final class EmulatorHandler: HTTP2RequestHandler {
         self.clock = clock
         self.milliseconds = milliseconds
         keysByID = Dictionary(configuration.keys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
-        verifier = ProviderTokenVerifier(keys: configuration.keys.map {
-            .init(keyID: $0.keyID, teamID: $0.teamID, publicKey: $0.publicKey)
-        })
+        verifier = ProviderTokenVerifier(
+            keys: configuration.keys.map {
+                .init(keyID: $0.keyID, teamID: $0.teamID, publicKey: $0.publicKey)
+            })
     }
 
     func connectionOpened(_ connection: HTTP2ServerConnectionContext) {
@@ -79,18 +80,31 @@ final class EmulatorHandler: HTTP2RequestHandler {
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
         if faults.isEmpty, answerQuickly(request, responder: responder) { return }
         let path = request.path ?? ""
-        if path.hasPrefix("/control/v1/") {
-            ControlAPI(
-                log: log, tokens: tokens, faults: faults, server: server, milliseconds: milliseconds, store: storeStatus, devices: devices)
-                .handle(request, responder: responder)
+        if let controlToken = configuration.controlToken,
+            path.hasPrefix("/control/v1/") || path.hasPrefix(DeviceAPI.prefix),
+            !ControlAuthorization.allows(request.headers.valueBytes(for: "authorization"), token: controlToken)
+        {
+            ControlAuthorization.refuse(responder)
             return
         }
-        if !faults.isEmpty, Self.isProviderPath(path), let fault = faults.fault(
-            token: Self.target(ofPath: path) ?? request.headers.value(for: "apns-channel-id"),
-            topic: request.headers.value(for: "apns-topic") ?? Self.bundleID(ofPath: path))
-        {
-            inject(fault, request: request, responder: responder)
+        if path.hasPrefix("/control/v1/") {
+            ControlAPI(
+                log: log, tokens: tokens, faults: faults, server: server, milliseconds: milliseconds,
+                store: storeStatus, devices: devices
+            )
+            .handle(request, responder: responder)
             return
+        }
+        if !faults.isEmpty, Self.isProviderPath(path) {
+            if let fault = faults.fault(
+                token: Self.target(ofPath: path) ?? request.headers.value(for: "apns-channel-id"),
+                topic: request.headers.value(for: "apns-topic") ?? Self.bundleID(ofPath: path))
+            {
+                inject(fault, request: request, responder: responder)
+                return
+            }
+            // No fault for this request: it is answered as if none were declared.
+            if answerQuickly(request, responder: responder) { return }
         }
         answer(request, responder: responder)
     }
@@ -111,7 +125,8 @@ final class EmulatorHandler: HTTP2RequestHandler {
         for header in request.headers where !header.name.starts(with: [UInt8(ascii: ":")]) {
             headers.append((header.nameString, header.valueString))
         }
-        let incoming = IncomingPushRequest(method: request.method ?? "", path: path, headers: headers, body: request.body)
+        let incoming = IncomingPushRequest(
+            method: request.method ?? "", path: path, headers: headers, body: request.body)
         var policy = configuration.policy
         if !configuration.bundleIDs.isEmpty { policy.allowedBundleIDs = configuration.bundleIDs }
         let state = responder.connection.userData as? ConnectionState ?? ConnectionState()
@@ -134,13 +149,22 @@ final class EmulatorHandler: HTTP2RequestHandler {
             }
             .flatMap { headers in checkRegistered(headers) }
             .flatMap { headers -> Result<ValidatedHeaders, PushRejection> in
-                if usesCertificate { return checkCertificate(responder.connection.peerCertificate, headers).map { headers } }
+                if usesCertificate {
+                    return checkCertificate(responder.connection.peerCertificate, headers).map { headers }
+                }
                 return authenticate(
                     authorization: headers.authorization, apnsID: headers.apnsID, state: state,
                     connection: responder.connection
                 ).flatMap { authorize(headers, state: state) }.map { headers }
             }
-            .flatMap { DevicePushValidator.validatePayload($0, body: request.body, policy: policy) }
+            .flatMap { headers -> Result<AcceptedPush, PushRejection> in
+                // The session stopped keeping the body past PayloadLimits.voip + 1 bytes: too large
+                // for any push type, which APNs answers with 413.
+                if request.exceededBodyLimit {
+                    return .failure(PushRejection(status: 413, reason: .payloadTooLarge, apnsID: headers.apnsID))
+                }
+                return DevicePushValidator.validatePayload(headers, body: request.body, policy: policy)
+            }
             .flatMap { push -> Result<AcceptedPush, PushRejection> in
                 if let limiter, !limiter.admit(push.token.hex, at: clock()) {
                     return .failure(PushRejection(status: 429, reason: .tooManyRequests, apnsID: push.apnsID))
@@ -160,7 +184,9 @@ final class EmulatorHandler: HTTP2RequestHandler {
         case .failure(let rejection):
             let id = rejection.apnsID ?? APNsID.random().value
             var body = JSONObject([.init(key: "reason", value: .string(rejection.reason.rawValue))])
-            if rejection.status == 410, let unregisteredSince { body["timestamp"] = .number(JSONNumber(unregisteredSince)) }
+            if rejection.status == 410, let unregisteredSince {
+                body["timestamp"] = .number(JSONNumber(unregisteredSince))
+            }
             _ = responder.respond(
                 status: rejection.status,
                 headers: [HTTP2Header("apns-id", id), HTTP2Header("content-type", "application/json")],
@@ -184,14 +210,16 @@ final class EmulatorHandler: HTTP2RequestHandler {
         authorization: String?, apnsID: String, state: ConnectionState, connection: HTTP2ServerConnectionContext
     ) -> Result<Void, PushRejection> {
         let reject = { (reason: Reason) in
-            Result<Void, PushRejection>.failure(PushRejection(status: reason.status ?? 403, reason: reason, apnsID: apnsID))
+            Result<Void, PushRejection>.failure(
+                PushRejection(status: reason.status ?? 403, reason: reason, apnsID: apnsID))
         }
         let now = clock()
         guard let authorization, !authorization.isEmpty else { return reject(.missingProviderToken) }
         let token = authorization.lowercased().hasPrefix("bearer ") ? String(authorization.dropFirst(7)) : authorization
         if token == state.lastToken {
             // Already verified on this connection: only its age can have changed.
-            return now - state.lastIssuedAt > ProviderTokenVerifier.lifetimeSeconds ? reject(.expiredProviderToken) : .success(())
+            return now - state.lastIssuedAt > ProviderTokenVerifier.lifetimeSeconds
+                ? reject(.expiredProviderToken) : .success(())
         }
         let verified: ProviderTokenVerifier.Verified
         do {

@@ -44,8 +44,9 @@ struct ControlAPITests {
             #expect(try await count("limit=3") == 3)
             #expect(try await count("since=0") == 4)
             #expect(try await count("until=0") == 0)
-            let newest = try await call(emulator, "GET", "/control/v1/deliveries?limit=1").1
-            #expect(newest?["deliveries"]?.arrayValue?.first?["status"] == 410, "limit keeps the newest")
+            let first = try await call(emulator, "GET", "/control/v1/deliveries?limit=1").1
+            #expect(first?["deliveries"]?.arrayValue?.first?["status"] == 200, "a page starts at the oldest")
+            #expect(first?["next-cursor"]?.stringValue != nil, "more follow")
         }
     }
 
@@ -97,6 +98,10 @@ struct ControlAPITests {
         ("POST", "/control/v1/faults", #"{"action":"delay"}"#, 400, "latency-ms"),
         ("POST", "/control/v1/faults", #"{"status":500,"colour":"red"}"#, 400, "colour"),
         ("GET", "/control/v1/deliveries?limit=0", "", 400, "limit"),
+        ("GET", "/control/v1/deliveries?limit=1001", "", 400, "limit"),
+        ("GET", "/control/v1/deliveries?cursor=x", "", 400, "cursor"),
+        ("GET", "/control/v1/devices?limit=5000", "", 400, "limit"),
+        ("GET", "/control/v1/devices?cursor=zz", "", 400, "cursor"),
         ("GET", "/control/v1/deliveries?status=abc", "", 400, "status"),
         ("GET", "/control/v1/deliveries?tokne=ab", "", 400, "tokne"),
         ("GET", "/control/v1/deliveries?token=", "", 400, "token"),

@@ -60,6 +60,8 @@ struct ServerTestOptions {
     var closeTimeout: Duration?
     var maximumConnections: Int?
     var streamBufferLimit: Int?
+    var firstRequestTimeout: Duration?
+    var refusesConnectionsOverLimit = false
 }
 
 /// Starts a server on two fresh loops, runs `body`, then shuts down the server and the loops.
@@ -74,6 +76,8 @@ func withServer<Result>(
     if let timeout = options.closeTimeout { configuration.closeTimeout = timeout }
     configuration.idleTimeout = options.idleTimeout
     configuration.maximumConnections = options.maximumConnections
+    configuration.firstRequestTimeout = options.firstRequestTimeout
+    configuration.refusesConnectionsOverLimit = options.refusesConnectionsOverLimit
     if let limit = options.streamBufferLimit { configuration.streamBufferLimit = limit }
     let server: HTTP2Server
     do {

@@ -19,7 +19,7 @@ public struct SimulatedDeviceError: Error, Sendable, Equatable, CustomStringConv
     public var description: String { status.map { "\($0) \(reason)" } ?? reason }
 }
 
-/// The connection and its requests. Every member but `loop` and `configuration` is touched on
+/// The connection and its requests. Every member but `loop`, `configuration` and `controlToken` is touched on
 /// `loop` only.
 // SAFETY: `connection` and `waiting` are read and written only inside work run on `loop`
 // (`loop.execute`, connection callbacks; `withConnection` checks it in debug builds); the other
@@ -30,7 +30,11 @@ final class DeviceLink: @unchecked Sendable {
     private var connection: HTTP2ClientConnection?
     private var waiting: [(Result<HTTP2ClientConnection, HTTP2ConnectionError>) -> Void] = []
 
-    init(loop: EventLoop, configuration: HTTP2ClientConnection.Configuration) {
+    /// Sent as `authorization: bearer` with every request, when the emulator has a control token.
+    let controlToken: String?
+
+    init(loop: EventLoop, configuration: HTTP2ClientConnection.Configuration, controlToken: String? = nil) {
+        self.controlToken = controlToken
         self.loop = loop
         self.configuration = configuration
     }
@@ -159,6 +163,7 @@ final class DeviceLink: @unchecked Sendable {
         headers.append(":path", path)
         headers.append(":authority", "\(configuration.host):\(configuration.port)")
         if hasBody { headers.append("content-type", "application/json") }
+        if let controlToken { headers.append("authorization", "bearer " + controlToken) }
         return headers
     }
 

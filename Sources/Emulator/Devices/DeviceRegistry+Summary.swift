@@ -27,11 +27,14 @@ extension DeviceRegistry {
             object["topic"] = .string(bundleID)
             object["environment"] = .string(environment.rawValue)
             object["online"] = .bool(online)
-            object["tokens"] = .array(otherTokens.map { entry in
-                .object(JSONObject([
-                    .init(key: "token", value: .string(entry.token)), .init(key: "kind", value: .string(entry.kind.rawValue)),
-                ]))
-            })
+            object["tokens"] = .array(
+                otherTokens.map { entry in
+                    .object(
+                        JSONObject([
+                            .init(key: "token", value: .string(entry.token)),
+                            .init(key: "kind", value: .string(entry.kind.rawValue)),
+                        ]))
+                })
             object["stored-notifications"] = .number(JSONNumber(storedNotifications))
             object["stored-broadcasts"] = .number(JSONNumber(storedBroadcasts))
             object["subscriptions"] = .array(subscriptions.map(JSONValue.string))
@@ -41,18 +44,33 @@ extension DeviceRegistry {
 
     /// Every registered device, by token order; only those of `bundleID` when given.
     public func summaries(bundleID: String? = nil) -> [Summary] {
+        summaries(bundleID: bundleID, after: nil, limit: Int.max).summaries
+    }
+
+    /// At most `limit` devices by token order, those with a token after `after` (nil: from the
+    /// first); only those of `bundleID` when given. `next` is the last token given when more follow.
+    public func summaries(bundleID: String?, after: String?, limit: Int) -> (summaries: [Summary], next: String?) {
         state.withLock { state in
-            state.devices.keys.sorted().compactMap { token -> Summary? in
-                guard let device = state.devices[token], bundleID == nil || device.bundleID == bundleID else { return nil }
+            var tokens = state.devices.compactMap { token, device -> String? in
+                guard bundleID == nil || device.bundleID == bundleID else { return nil }
+                if let after, token <= after { return nil }
+                return token
+            }
+            tokens.sort()
+            let more = tokens.count > limit
+            let page = tokens.prefix(limit).compactMap { token -> Summary? in
+                guard let device = state.devices[token] else { return nil }
                 let others = device.tokens.filter { $0 != token }.map { other in
                     (token: other, kind: state.routes[other]?.kind ?? .liveActivity)
                 }
                 return Summary(
-                    token: token, bundleID: device.bundleID, environment: device.environment, online: device.sink != nil,
+                    token: token, bundleID: device.bundleID, environment: device.environment,
+                    online: device.sink != nil,
                     otherTokens: others, storedNotifications: device.stored.count,
                     storedBroadcasts: device.storedBroadcasts.count,
                     subscriptions: device.subscriptions.map { "\($0.bundleID)/\($0.channelID)" }.sorted())
             }
+            return (page, more ? page.last?.token : nil)
         }
     }
 }

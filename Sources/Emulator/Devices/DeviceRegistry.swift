@@ -111,7 +111,8 @@ public final class DeviceRegistry: Sendable {
         }
         if full {
             throw DeviceError(
-                status: 429, reason: "devices: the emulator already holds \(Self.maximumDevices) devices; unregister some")
+                status: 429,
+                reason: "devices: the emulator already holds \(Self.maximumDevices) devices; unregister some")
         }
         records?.write()
         return token
@@ -164,7 +165,7 @@ public final class DeviceRegistry: Sendable {
         }
         guard let device else { throw .unknownDevice(deviceToken) }
         records?.write()
-        for token in device.tokens { unregistered.unregister(token, at: milliseconds) }
+        for token in device.tokens { unregistered.unregisterDeviceToken(token, at: milliseconds) }
     }
 
     /// Where `token` (lowercase hex) leads, if a registered device holds it.

@@ -20,11 +20,15 @@ public final class SimulatedDevice: Sendable {
         public var port: Int
         /// A client TLS context trusting the emulator's CA; nil for h2c.
         public var tls: TLSContext?
+        /// The emulator's control token (`EmulatorConfiguration.controlToken`), sent as
+        /// `authorization: bearer` with every device request; nil when it has none.
+        public var controlToken: String?
 
-        public init(host: String, port: Int, tls: TLSContext? = nil) {
+        public init(host: String, port: Int, tls: TLSContext? = nil, controlToken: String? = nil) {
             self.host = host
             self.port = port
             self.tls = tls
+            self.controlToken = controlToken
         }
     }
 
@@ -41,7 +45,7 @@ public final class SimulatedDevice: Sendable {
     public static func register(
         at endpoint: Endpoint, topic: String, environment: DeviceEnvironment? = nil, on loop: EventLoop
     ) async throws(SimulatedDeviceError) -> SimulatedDevice {
-        let link = DeviceLink(loop: loop, configuration: configuration(endpoint))
+        let link = DeviceLink(loop: loop, configuration: configuration(endpoint), controlToken: endpoint.controlToken)
         var body = JSONObject([.init(key: "topic", value: .string(topic))])
         if let environment { body["environment"] = .string(environment.rawValue) }
         do throws(SimulatedDeviceError) {
@@ -65,7 +69,9 @@ public final class SimulatedDevice: Sendable {
             throw SimulatedDeviceError(
                 status: nil, reason: "token: \"\(token)\" is not hexadecimal with an even number of digits")
         }
-        return SimulatedDevice(token: parsed.hex, link: DeviceLink(loop: loop, configuration: configuration(endpoint)))
+        return SimulatedDevice(
+            token: parsed.hex,
+            link: DeviceLink(loop: loop, configuration: configuration(endpoint), controlToken: endpoint.controlToken))
     }
 
     /// Listens: the stored notification first (if any), then each one as the emulator accepts it.

@@ -98,6 +98,26 @@ final class DeliveryLogWriter: Sendable {
         }
     }
 
+    /// Runs `work` on the writer thread, after what was handed to it before (other write-behinds
+    /// of the emulator's state share the thread; the store serializes their calls anyway).
+    func perform(_ work: @escaping @Sendable () -> Void) {
+        if !loop.execute(work) { work() }  // shut down: nothing else writes now
+    }
+
+    /// Runs `work` on the writer thread and returns once it is done.
+    func run(_ work: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let accepted = loop.execute {
+                work()
+                continuation.resume()
+            }
+            if !accepted {
+                work()
+                continuation.resume()
+            }
+        }
+    }
+
     /// Writes what waits and stops the thread. Later entries are not written.
     func shutdown() async {
         await flush()

@@ -9,7 +9,7 @@ struct EmulatorState: Sendable {
     /// Fresh state in memory only: nothing is written anywhere (the emulator's behaviour without a store).
     init(configuration: EmulatorConfiguration, clock: EmulatorClock) {
         log = DeliveryLog(capacity: configuration.deliveryLogCapacity)
-        tokens = TokenRegistry()
+        tokens = TokenRegistry(limit: configuration.unregisteredTokenLimit)
         channels = ChannelStore(limitPerApp: configuration.channelLimitPerApp)
         devices = DeviceRegistry(unregistered: tokens, clock: clock.seconds, millisecondClock: clock.milliseconds)
         status = nil
@@ -23,21 +23,24 @@ struct EmulatorState: Sendable {
         let status = StoreStatus(describing: store)
         let capacity = max(1, configuration.deliveryLogCapacity)
         let (entries, total) = try store.loadDeliveries(newest: capacity)
-        tokens = TokenRegistry(restoring: try store.unregisteredTokens(), store: store, status: status)
+        let writer = try DeliveryLogWriter(
+            store: store, capacity: capacity, total: total, settings: configuration.deliveryLogWriteBehind)
+        tokens = TokenRegistry(
+            restoring: try store.unregisteredTokens(), store: store, status: status, writer: writer,
+            limit: configuration.unregisteredTokenLimit)
         channels = ChannelStore(
             limitPerApp: configuration.channelLimitPerApp, restoring: try store.liveChannels(),
             issued: try store.issuedChannelIDs(), store: store, status: status, clock: clock.milliseconds)
         devices = try DeviceRegistry(
             unregistered: tokens, clock: clock.seconds, millisecondClock: clock.milliseconds, restoringFrom: store,
             status: status)
-        let writer = try DeliveryLogWriter(
-            store: store, capacity: capacity, total: total, settings: configuration.deliveryLogWriteBehind)
         log = DeliveryLog(capacity: capacity, restoring: entries, total: total, writer: writer)
         self.status = status
     }
 
     /// Writes what the log's writer holds and stops its thread.
     func shutdown() async {
+        await tokens.flush()
         await log.writer?.shutdown()
     }
 }

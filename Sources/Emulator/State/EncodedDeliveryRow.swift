@@ -112,6 +112,26 @@ struct EncodedDeliveryRow: Sendable {
         return Array(all.dropFirst(skipped))
     }
 
+    /// Decodes the waiting records one at a time, oldest first, until `body` returns false: only
+    /// the record at hand (and the one before, which it may repeat) is held, whatever the row holds.
+    func forEachRecord(_ body: (DeliveryRecord) -> Bool) {
+        withExtendedLifetime(storage) {
+            let raw = bytes
+            var offset = 0
+            var previous: DeliveryRecord?
+            var index = 0
+            while offset < raw.count {
+                // `append` wrote these bytes, so they decode; were that ever not so, the rest of the
+                // row would read as empty rather than crash.
+                guard let record = try? DeliveryRecord.decodeCompact(raw, at: &offset, index: index, previous: previous)
+                else { return }
+                if index >= skipped, !body(record) { return }
+                previous = record
+                index += 1
+            }
+        }
+    }
+
     /// Runs `body` with the row's blob: the bytes as they are, or the waiting records re-encoded
     /// when leading ones were skipped (the first kept one then carries what it repeated).
     func withBlob<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {

@@ -4,6 +4,10 @@
 /// stream; later calls are ignored and return false. Calls after the stream or the connection has
 /// ended are harmless and return false too.
 ///
+/// The answer to a HEAD request never carries a body (RFC 9110 9.3.2): whatever body a handler
+/// gives is dropped here, so that one handler can serve GET and HEAD alike; a streaming answer to
+/// HEAD is its headers alone (see ``startStreaming(status:headers:onClose:)``).
+///
 /// Thread-safety: loop-confined, like its connection: use it on `connection.loop`, for instance from
 /// a timer (`connection.loop.schedule(after:)`) for a delayed answer. From other threads use
 /// ``sendable``.
@@ -12,10 +16,13 @@ public struct HTTP2Responder {
     public let connection: HTTP2ServerConnectionContext
     /// The request's stream.
     public let streamID: Int32
+    /// The request was HEAD: answers go without a body.
+    public let omitsBody: Bool
 
-    init(connection: HTTP2ServerConnectionContext, streamID: Int32) {
+    init(connection: HTTP2ServerConnectionContext, streamID: Int32, omitsBody: Bool = false) {
         self.connection = connection
         self.streamID = streamID
+        self.omitsBody = omitsBody
     }
 
     /// Sends `status` (200-599), `headers` (validated) and `body`. Returns whether it was queued.
@@ -24,13 +31,13 @@ public struct HTTP2Responder {
     /// the stream with INTERNAL_ERROR instead, so the client is not left waiting, and returns false.
     @discardableResult
     public func respond(status: Int, headers: [HTTP2Header] = [], body: [UInt8] = []) -> Bool {
-        connection.connection?.respond(streamID, status: status, .list(headers), body: body) ?? false
+        connection.connection?.respond(streamID, status: status, .list(headers), body: omitsBody ? [] : body) ?? false
     }
 
     /// Sends `status`, the fields of `headers` (copied now, not validated) and `body`.
     @discardableResult
     public func respond(status: Int, headers: HTTP2HeaderBuffer, body: [UInt8] = []) -> Bool {
-        connection.connection?.respond(streamID, status: status, .buffer(headers), body: body) ?? false
+        connection.connection?.respond(streamID, status: status, .buffer(headers), body: omitsBody ? [] : body) ?? false
     }
 
     /// The fast path: headers that never change in a prebuilt block (sent without copying), the
@@ -40,7 +47,7 @@ public struct HTTP2Responder {
         status: Int, headerBlock: HTTP2HeaderBlock?, extraHeaders: HTTP2HeaderBuffer?, body: [UInt8]
     ) -> Bool {
         connection.connection?.respond(
-            streamID, status: status, .block(headerBlock, extraHeaders), body: body) ?? false
+            streamID, status: status, .block(headerBlock, extraHeaders), body: omitsBody ? [] : body) ?? false
     }
 
     /// Resets the stream with `errorCode` instead of answering (REFUSED_STREAM: safe for the client
@@ -54,12 +61,18 @@ public struct HTTP2Responder {
     /// over time, END_STREAM at ``finish()``. `onClose` is called once, on the loop, when the stream
     /// ends (finished, reset by the client or at the buffer cap, or the connection ended): for
     /// example to mark a listener gone. Returns whether the HEADERS were queued; false (and no
-    /// `onClose`) if the stream is already answered or gone.
+    /// `onClose`) if the stream is already answered or gone. To HEAD it answers the headers alone,
+    /// ending the stream, and returns false: there is no body to write.
     @discardableResult
     public func startStreaming(
         status: Int = 200, headers: [HTTP2Header] = [], onClose: @escaping (HTTP2StreamEnd) -> Void = { _ in }
     ) -> Bool {
-        connection.connection?.startStreaming(streamID, status: status, headers: headers, onClose: onClose) ?? false
+        if omitsBody {
+            _ = respond(status: status, headers: headers)
+            return false
+        }
+        return connection.connection?.startStreaming(streamID, status: status, headers: headers, onClose: onClose)
+            ?? false
     }
 
     /// Appends to a streaming response's body. False if the stream is not streaming, finished or

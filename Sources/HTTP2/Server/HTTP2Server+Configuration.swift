@@ -17,13 +17,22 @@ extension HTTP2Server {
         /// Pending connections the kernel queues before `accept` (`listen` backlog).
         public var backlog: Int32
         /// At most this many connections open at once; beyond it accepting pauses (clients wait in
-        /// the backlog) until one closes. nil: no limit but the process's descriptor limit.
+        /// the backlog) until one closes, or, with ``refusesConnectionsOverLimit``, each new one is
+        /// accepted and closed at once. nil: no limit but the process's descriptor limit.
         public var maximumConnections: Int?
+        /// At `maximumConnections`, accept each new connection and close it at once (the client
+        /// learns now, instead of waiting in the backlog for a slot that idle connections may hold
+        /// for long). Counted in ``HTTP2Server/refusedTotal``.
+        public var refusesConnectionsOverLimit = false
         /// How long TLS plus the client's HTTP/2 preface may take before the connection is dropped.
         public var handshakeTimeout: Duration
         /// Connections with no request activity for this long (and no request awaiting an answer)
         /// get GOAWAY and are closed; nil keeps them open.
         public var idleTimeout: Duration?
+        /// Connections that have sent no complete request this long after they were accepted (only
+        /// the preface, or nothing after the handshake) get GOAWAY, as idle ones do, and are closed;
+        /// nil: only `handshakeTimeout` and `idleTimeout` apply.
+        public var firstRequestTimeout: Duration?
         /// How long a closing connection may take to write its last bytes (GOAWAY, close_notify) and
         /// see the client's end, before its socket is dropped. Bounds ``HTTP2Server/shutdown()``.
         public var closeTimeout: Duration

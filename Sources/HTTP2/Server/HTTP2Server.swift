@@ -107,6 +107,8 @@ public final class HTTP2Server: Sendable {
     public var connectionCount: Int { state.withLock { $0.counts.open } }
     /// Connections accepted since start.
     public var acceptedTotal: Int { state.withLock { $0.counts.accepted } }
+    /// Connections closed as soon as accepted, over `maximumConnections` (`refusesConnectionsOverLimit`).
+    public var refusedTotal: Int { state.withLock { $0.counts.refused } }
     /// Failed `accept` calls (`EMFILE`, `ENFILE`, `ENOBUFS`, ...); each pauses accepting briefly.
     public var acceptErrorCount: Int { state.withLock { $0.counts.acceptErrors } }
 
@@ -195,6 +197,10 @@ public final class HTTP2Server: Sendable {
         return connectionCount < maximum
     }
 
+    func connectionRefused() {
+        update { $0.counts.refused += 1 }
+    }
+
     func acceptFailed() {
         update { $0.counts.acceptErrors += 1 }
     }
@@ -221,6 +227,7 @@ public final class HTTP2Server: Sendable {
 struct ServerCounts: Sendable {
     var open = 0
     var accepted = 0
+    var refused = 0
     var acceptErrors = 0
 }
 

@@ -5,7 +5,8 @@ extension HTTP2ServerConnection {
     /// Server shutdown: GOAWAY (last stream processed), then close.
     func shutDown() {
         guard case .active = state else { return }  // closing connections finish on their own
-        try? session.submitGoAway(lastStreamID: nil, errorCode: .noError, debugData: server.configuration.shutdownGoAwayDebugData)
+        try? session.submitGoAway(
+            lastStreamID: nil, errorCode: .noError, debugData: server.configuration.shutdownGoAwayDebugData)
         beginClosing()
     }
 
@@ -70,14 +71,26 @@ extension HTTP2ServerConnection {
     private func cancelTimers() {
         if let handshakeTimer { loop.cancel(handshakeTimer) }
         if let idleTimer { loop.cancel(idleTimer) }
+        if let firstRequestTimer { loop.cancel(firstRequestTimer) }
         handshakeTimer = nil
         idleTimer = nil
+        firstRequestTimer = nil
     }
 
     func handshakeTimedOut() {
         handshakeTimer = nil
         guard !prefaceReceived, case .active = state else { return }
         finalClose()
+    }
+
+    /// No request within `firstRequestTimeout` of the accept (a client that sent the preface, or
+    /// part of a request, and nothing more): GOAWAY, as for an idle connection, and close.
+    func firstRequestTimedOut() {
+        firstRequestTimer = nil
+        guard !requestReceived, case .active = state else { return }
+        try? session.submitGoAway(
+            lastStreamID: nil, errorCode: .noError, debugData: server.configuration.idleGoAwayDebugData)
+        beginClosing()
     }
 
     /// Idle: no plaintext for `idleTimeout` and no request waiting for the handler. Then GOAWAY
@@ -89,7 +102,8 @@ extension HTTP2ServerConnection {
         // An open streaming response is activity still to come, like an unanswered request.
         let awaitingAnswers = session.openStreamCount > answered.count - streaming.count
         if quiet >= idle && !awaitingAnswers {
-            try? session.submitGoAway(lastStreamID: nil, errorCode: .noError, debugData: server.configuration.idleGoAwayDebugData)
+            try? session.submitGoAway(
+                lastStreamID: nil, errorCode: .noError, debugData: server.configuration.idleGoAwayDebugData)
             beginClosing()
             return
         }

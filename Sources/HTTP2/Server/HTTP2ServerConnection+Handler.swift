@@ -4,7 +4,15 @@
 extension HTTP2ServerConnection: HTTP2ServerSessionDelegate {
     func session(_ session: HTTP2ServerSession, didReceive request: HTTP2Request) {
         guard case .active = state, !closeRequested else { return }  // closing: session.close() cancels it
-        server.handler.handle(request, responder: HTTP2Responder(connection: context, streamID: request.streamID))
+        if !requestReceived {
+            requestReceived = true
+            if let firstRequestTimer { loop.cancel(firstRequestTimer) }
+            firstRequestTimer = nil
+        }
+        // Compared as bytes: no String per request on the hot path.
+        let isHead = request.headers.valueBytes(for: ":method")?.elementsEqual("HEAD".utf8) ?? false
+        server.handler.handle(
+            request, responder: HTTP2Responder(connection: context, streamID: request.streamID, omitsBody: isHead))
     }
 
     func session(_ session: HTTP2ServerSession, didCloseStream streamID: Int32, errorCode: HTTP2ErrorCode) {

@@ -2,7 +2,9 @@
 // handler. An IOHandler (level-triggered) and the session's delegate.
 //
 //   start --> active --(session done: !wantsRead && !wantsWrite, the client's EOF, a protocol or
-//               |        TLS error, idle timeout, server shutdown after its GOAWAY)--> closing
+//               |        TLS error, idle timeout, server shutdown after its GOAWAY,--> closing
+//               |
+//               |        no request within firstRequestTimeout)
 //               |
 //               +--(socket error, hang-up, close(), handshake timeout)--------------> closed
 //
@@ -62,6 +64,8 @@ final class HTTP2ServerConnection: IOHandler {
     var opened = false
     /// The client's first SETTINGS arrived: TLS and the preface are done.
     var prefaceReceived = false
+    /// The handler has been given a request on this connection (``firstRequestTimeout`` no longer applies).
+    var requestReceived = false
     var tlsFailed = false
     // SAFETY: `@exclusivity(unchecked)`: touched only on the connection's loop, by calls that
     // never overlap an access to it (insert/contains/remove, two or three per request).
@@ -72,6 +76,7 @@ final class HTTP2ServerConnection: IOHandler {
     var lastActivity: UInt64
     var handshakeTimer: TimerID?
     var idleTimer: TimerID?
+    var firstRequestTimer: TimerID?
     var closeTimer: TimerID?
 
     init(
@@ -119,6 +124,9 @@ final class HTTP2ServerConnection: IOHandler {
         }
         if let idle = configuration.idleTimeout {
             idleTimer = loop.schedule(after: idle.clampedNanoseconds) { [self] in idleTimerFired() }
+        }
+        if let wait = configuration.firstRequestTimeout {
+            firstRequestTimer = loop.schedule(after: wait.clampedNanoseconds) { [self] in firstRequestTimedOut() }
         }
         if tls == nil { open() }
         settle()

@@ -7,7 +7,7 @@ import Glibc
 /// level-triggered loop on a listener that stays readable: accepting pauses for
 /// ``pauseNanoseconds`` (the listener is watched for nothing meanwhile) and the kernel keeps the
 /// pending connections in its backlog. At `maximumConnections` accepting pauses the same way
-/// until a connection closes.
+/// until a connection closes, or (`refusesConnectionsOverLimit`) each new one is closed once accepted.
 ///
 /// Thread-safety: loop-confined.
 // SAFETY: every member is used only on `loop`; the server reaches it through `loop.execute`. Each
@@ -46,7 +46,8 @@ final class ServerAcceptor: IOHandler, @unchecked Sendable {
         loop.preconditionInEventLoop()
         guard let listener, let server else { return }
         for _ in 0..<Self.acceptsPerCall {
-            guard server.hasRoomForConnection else {
+            let refusing = !server.hasRoomForConnection
+            if refusing, !server.configuration.refusesConnectionsOverLimit {
                 pauseAtLimit(server)
                 return
             }
@@ -60,6 +61,9 @@ final class ServerAcceptor: IOHandler, @unchecked Sendable {
                 }
             }
             switch result {
+            case .success(.completed(let fd)) where refusing:
+                try? System.close(fd)
+                server.connectionRefused()
             case .success(.completed(let fd)):
                 server.handOff(fd, remote: SocketAddress(storage))
             case .success(.wouldBlock):

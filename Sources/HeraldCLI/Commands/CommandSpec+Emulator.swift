@@ -22,14 +22,20 @@ extension CommandSpec {
                 "in-memory",
                 help: "Keep the delivery log, unregistered tokens and channels in memory only (gone on exit)."),
             OptionSpec(
-                "auth-key", valueName: "FILE", help: "A team's .p8 key; its provider tokens are accepted.", isSecret: true,
+                "auth-key", valueName: "FILE", help: "A team's .p8 key; its provider tokens are accepted.",
+                isSecret: true,
                 environmentVariable: "HERALD_AUTH_KEY"),
-            OptionSpec("key-id", valueName: "KEY_ID", help: "The key's 10-character ID.", environmentVariable: "HERALD_KEY_ID"),
-            OptionSpec("team-id", valueName: "TEAM_ID", help: "The team's 10-character ID.", environmentVariable: "HERALD_TEAM_ID"),
+            OptionSpec(
+                "key-id", valueName: "KEY_ID", help: "The key's 10-character ID.", environmentVariable: "HERALD_KEY_ID"),
+            OptionSpec(
+                "team-id", valueName: "TEAM_ID", help: "The team's 10-character ID.",
+                environmentVariable: "HERALD_TEAM_ID"),
             OptionSpec(
                 "config", valueName: "FILE",
                 help: "A JSON file of teams, their keys (.p8 or public PEM, per environment) and topics; see below."),
-            OptionSpec("topic", valueName: "BUNDLE_ID", help: "A bundle id pushes may go to (default: any).", isRepeatable: true),
+            OptionSpec(
+                "topic", valueName: "BUNDLE_ID", help: "A bundle id pushes may go to (default: any).",
+                isRepeatable: true),
             OptionSpec("production", help: "Answer like production: no apns-unique-id."),
             OptionSpec(
                 "idle-timeout", valueName: "SECONDS",
@@ -44,8 +50,29 @@ extension CommandSpec {
                 "loops", valueName: "N",
                 help: "Event-loop threads serving connections (default: one per core but one, at least one)."),
             OptionSpec(
+                "first-request-timeout", valueName: "SECONDS",
+                help: "Close connections that send no request this long after connecting (default 10; 0: never)."),
+            OptionSpec(
+                "max-connections", valueName: "N",
+                help: "Connections open at once; more are closed as soon as accepted (default 10000)."),
+            OptionSpec(
+                "fault-limit", valueName: "N",
+                help: "Faults declared at once; more get 409 TooManyFaults (default 1000)."),
+            OptionSpec(
+                "unregistered-limit", valueName: "N",
+                help: "Tokens marked unregistered through the control API; more get 409 (default 100000)."),
+            OptionSpec(
+                "control-token", valueName: "SECRET",
+                help: "Require 'authorization: bearer SECRET' on /control/v1/ and /device/v1/ (default: none).",
+                isSecret: true, environmentVariable: "HERALD_CONTROL_TOKEN"),
+            OptionSpec(
+                "control-token-file", valueName: "FILE",
+                help: "As --control-token, the secret read from FILE (its first line)."),
+            OptionSpec(
                 "strict-tokens",
-                help: "Accept only tokens of registered devices (herald device register): BadDeviceToken, DeviceTokenNotForTopic otherwise."),
+                help:
+                    "Accept only tokens of registered devices (herald device register): BadDeviceToken, DeviceTokenNotForTopic otherwise."
+            ),
         ],
         discussion: """
             Checks every request as APNs does (method, path, token, headers, topic and suffix, priority, \
@@ -59,6 +86,11 @@ extension CommandSpec {
             (/1/apps/BUNDLE_ID/channels, /all-channels) and broadcasts (/4/broadcasts/apps/BUNDLE_ID) on the \
             same port: see 'herald channels'. The delivery log, unregistered tokens and channels \
             survive a restart in DIR/emulator.sqlite (--in-memory: they do not). Stop it with Ctrl-C.
+
+            The control API and the device API have no authentication unless --control-token (or \
+            --control-token-file, or HERALD_CONTROL_TOKEN) is given: listening on an address other than \
+            loopback without one prints a warning. Lists (GET /control/v1/deliveries, devices) come a \
+            page at a time: limit (default 100, at most 1000) and next-cursor, passed back as cursor=.
 
             Several teams and keys: --config FILE with { "teams": [ { "team-id": "DEF123GHIJ", \
             "topics": ["com.example.app"], "keys": [ { "key-id": "ABC123DEFG", "auth-key": "AuthKey.p8", \
@@ -99,6 +131,18 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var strictTokens = false
     /// Event loops (nil: ``defaultLoops``).
     public var loops: Int?
+    /// Seconds a connection may stay without a request (nil: the emulator's 10; 0: never).
+    public var firstRequestTimeoutSeconds: Int?
+    /// Connections open at once (nil: the emulator's 10,000).
+    public var maximumConnections: Int?
+    /// Faults declared at once (nil: the emulator's 1,000).
+    public var faultLimit: Int?
+    /// Tokens marked unregistered through the control API (nil: the emulator's 100,000).
+    public var unregisteredLimit: Int?
+    /// The secret `/control/v1/` and `/device/v1/` require as a bearer token.
+    public var controlToken: String?
+    /// A file holding it (read when the command runs).
+    public var controlTokenFile: String?
 
     /// One loop per core but one, at least one: an emulator shares its machine with the clients it
     /// serves (tests, CI), and its delivery log has a writer thread of its own. On 2 cores one loop
@@ -125,7 +169,8 @@ public struct EmulatorOptions: Equatable, Sendable {
         }
         clientCA = parsed.value("client-ca")
         if plaintext, clientCA != nil {
-            throw .invalidValue(option: "--plaintext", value: nil, rule: "cannot be combined with --client-ca (certificates need TLS)")
+            throw .invalidValue(
+                option: "--plaintext", value: nil, rule: "cannot be combined with --client-ca (certificates need TLS)")
         }
         dataDirectory = parsed.value("data-dir") ?? "herald-data"
         inMemory = parsed.flag("in-memory")
@@ -150,7 +195,8 @@ public struct EmulatorOptions: Equatable, Sendable {
         }
         if let text = parsed.value("idle-timeout") {
             guard let value = Int(text), value > 0 else {
-                throw .invalidValue(option: "--idle-timeout", value: text, rule: "must be a whole number of seconds above 0")
+                throw .invalidValue(
+                    option: "--idle-timeout", value: text, rule: "must be a whole number of seconds above 0")
             }
             idleTimeoutSeconds = value
         }
@@ -160,11 +206,42 @@ public struct EmulatorOptions: Equatable, Sendable {
             }
             loops = value
         }
+        func count(_ option: String, _ range: ClosedRange<Int>, _ rule: String) throws(UsageError) -> Int? {
+            guard let text = parsed.value(option) else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw .invalidValue(option: "--" + option, value: text, rule: rule)
+            }
+            return value
+        }
+        firstRequestTimeoutSeconds = try count(
+            "first-request-timeout", 0...86_400, "must be a whole number of seconds from 0 (never) to 86400")
+        maximumConnections = try count("max-connections", 1...1_000_000, "must be a whole number from 1 to 1000000")
+        faultLimit = try count("fault-limit", 0...1_000_000, "must be a whole number from 0 to 1000000")
+        unregisteredLimit = try count(
+            "unregistered-limit", 0...100_000_000, "must be a whole number from 0 to 100000000")
+        controlToken = parsed.value("control-token")
+        controlTokenFile = parsed.value("control-token-file")
+        if controlToken != nil, controlTokenFile != nil {
+            throw .invalidValue(
+                option: "--control-token", value: nil, rule: "cannot be combined with --control-token-file")
+        }
+        if let token = controlToken, let rule = Self.controlTokenProblem(token) {
+            throw .invalidValue(option: "--control-token", value: nil, rule: rule)
+        }
         if let text = parsed.value("channel-limit") {
             guard let value = Int(text), value >= 0 else {
                 throw .invalidValue(option: "--channel-limit", value: text, rule: "must be a whole number, 0 or more")
             }
             channelLimit = value
         }
+    }
+
+    /// Why `token` cannot be a control token (it travels in a header: visible ASCII, no spaces), or nil.
+    static func controlTokenProblem(_ token: String) -> String? {
+        if token.isEmpty { return "must not be empty" }
+        guard token.utf8.allSatisfy({ (0x21...0x7e).contains($0) }) else {
+            return "must be visible ASCII without spaces (it is sent as 'authorization: bearer SECRET')"
+        }
+        return nil
     }
 }

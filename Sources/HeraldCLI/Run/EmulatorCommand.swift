@@ -4,7 +4,7 @@ import HTTP2
 import Keys
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `herald emulator`: serves until SIGINT/SIGTERM, then prints how many requests it answered.
@@ -17,6 +17,7 @@ struct EmulatorCommand {
         var bundleIDs = Set(options.topics)
         let tls: TLSContext?
         var caPath: String?
+        let controlToken: String?
         do {
             keys = try loadKeys()
             if let path = options.configPath {
@@ -29,10 +30,12 @@ struct EmulatorCommand {
                 }
                 let ids = keys.map(\.keyID)
                 if Set(ids).count != ids.count {
-                    throw EmulatorSetupError("--config '\(path)': a key id is given twice (with --key-id and in the file)")
+                    throw EmulatorSetupError(
+                        "--config '\(path)': a key id is given twice (with --key-id and in the file)")
                 }
             }
             (tls, caPath) = try makeTLS()
+            controlToken = try loadControlToken()
         } catch {
             context.standardError("herald emulator: \(error)\n")
             return ExitStatus.failure
@@ -53,12 +56,9 @@ struct EmulatorCommand {
             context.standardError("herald emulator: cannot start event loops: \(error)\n")
             return ExitStatus.failure
         }
+        // One configuration: a second, shadowing one used to drop --strict-tokens.
+        let configuration = makeConfiguration(keys: keys, bundleIDs: bundleIDs, controlToken: controlToken)
         do {
-            var configuration = EmulatorConfiguration(
-                keys: keys, bundleIDs: bundleIDs, sandbox: !options.production, perTokenRateLimit: options.rateLimit)
-            configuration.strictTokens = options.strictTokens
-            configuration.idleTimeout = options.idleTimeoutSeconds.map { .seconds($0) }
-            if let limit = options.channelLimit { configuration.channelLimitPerApp = limit }
             if let store {
                 emulator = try await Emulator.start(
                     configuration, store: store, host: options.host, port: options.port, tls: tls, loops: loops,
@@ -79,15 +79,20 @@ struct EmulatorCommand {
         }
         let scheme = tls == nil ? "http" : "https"
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
-        var lines = ["herald emulator: listening on \(scheme)://\(host):\(emulator.port) (\(options.production ? "production" : "sandbox"))"]
+        var lines = [
+            "herald emulator: listening on \(scheme)://\(host):\(emulator.port) (\(options.production ? "production" : "sandbox"))"
+        ]
         if let caPath { lines.append("  clients trust the CA in \(caPath) (herald send --ca-file \(caPath))") }
         if keys.isEmpty {
             lines.append("  no --auth-key: only certificate-authenticated requests can succeed")
         } else {
             let described = keys.prefix(4).map { "\($0.keyID) (team \($0.teamID))" }.joined(separator: ", ")
-            lines.append("  accepts provider tokens of key\(keys.count == 1 ? "" : "s") \(described)\(keys.count > 4 ? ", ..." : "")")
+            lines.append(
+                "  accepts provider tokens of key\(keys.count == 1 ? "" : "s") \(described)\(keys.count > 4 ? ", ..." : "")"
+            )
         }
-        lines.append("  tokens: \(options.strictTokens ? "strict (registered devices only)" : "open (any well-formed token)")")
+        lines.append(
+            "  tokens: \(options.strictTokens ? "strict (registered devices only)" : "open (any well-formed token)")")
         if let store {
             lines.append(
                 "  state in \(store.path): \(emulator.log.keptCount) deliveries (of \(emulator.log.totalCount)) restored,"
@@ -96,13 +101,61 @@ struct EmulatorCommand {
         }
         lines.append("  delivery log: GET \(scheme)://\(host):\(emulator.port)/control/v1/deliveries; stop with Ctrl-C")
         context.standardOutput(lines.joined(separator: "\n") + "\n")
+        if controlToken == nil, !Self.isLoopback(options.host) {
+            context.standardError(
+                "herald emulator: warning: listening on \(options.host), not a loopback address, and the control API "
+                    + "is unauthenticated: anyone who reaches this port can read the delivery log, inject faults, "
+                    + "unregister tokens and register devices; set --control-token or --control-token-file "
+                    + "(or HERALD_CONTROL_TOKEN)\n")
+        }
         context.onListening(emulator.port)
         await context.waitForTermination()
         await emulator.shutdown()
         await loops.shutdown()
         let answered = emulator.log.counts.total
-        context.standardOutput("herald emulator: stopped after answering \(answered) request\(answered == 1 ? "" : "s")\n")
+        context.standardOutput(
+            "herald emulator: stopped after answering \(answered) request\(answered == 1 ? "" : "s")\n")
         return ExitStatus.success
+    }
+
+    /// The emulator's configuration from the options (nil options: the emulator's defaults).
+    func makeConfiguration(
+        keys: [EmulatorConfiguration.ProviderKey], bundleIDs: Set<String>, controlToken: String?
+    ) -> EmulatorConfiguration {
+        var configuration = EmulatorConfiguration(
+            keys: keys, bundleIDs: bundleIDs, sandbox: !options.production, perTokenRateLimit: options.rateLimit)
+        configuration.strictTokens = options.strictTokens
+        configuration.idleTimeout = options.idleTimeoutSeconds.map { .seconds($0) }
+        if let limit = options.channelLimit { configuration.channelLimitPerApp = limit }
+        if let seconds = options.firstRequestTimeoutSeconds {
+            configuration.firstRequestTimeout = seconds == 0 ? nil : .seconds(seconds)
+        }
+        if let limit = options.maximumConnections { configuration.maximumConnections = limit }
+        if let limit = options.faultLimit { configuration.faultLimit = limit }
+        if let limit = options.unregisteredLimit { configuration.unregisteredTokenLimit = limit }
+        configuration.controlToken = controlToken
+        return configuration
+    }
+
+    /// `--control-token`, or the first line of `--control-token-file`.
+    private func loadControlToken() throws(EmulatorSetupError) -> String? {
+        guard let path = options.controlTokenFile else { return options.controlToken }
+        let text: String
+        do {
+            text = String(decoding: try context.read(path), as: UTF8.self)
+        } catch {
+            throw EmulatorSetupError("--control-token-file: \(error)")
+        }
+        let token = String(text.prefix { $0 != "\n" && $0 != "\r" })
+        if let rule = EmulatorOptions.controlTokenProblem(token) {
+            throw EmulatorSetupError("--control-token-file '\(path)': its first line \(rule)")
+        }
+        return token
+    }
+
+    /// Whether `host` is reachable only from this machine.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// The state's store, `DIR/emulator.sqlite` (the directory made if needed); nil with --in-memory.
@@ -145,7 +198,8 @@ struct EmulatorCommand {
         }
     }
 
-    private func loadKey(_ key: EmulatorConfigFile.Key) throws(EmulatorSetupError) -> EmulatorConfiguration.ProviderKey {
+    private func loadKey(_ key: EmulatorConfigFile.Key) throws(EmulatorSetupError) -> EmulatorConfiguration.ProviderKey
+    {
         do {
             let pem = String(decoding: try context.read(key.path), as: UTF8.self)
             let publicKey = key.isPublicKey ? try P256PublicKey(pem: pem) : try P256PrivateKey(pem: pem).publicKey
@@ -174,13 +228,15 @@ struct EmulatorCommand {
             let keyPath = directory + "/emulator-key.pem"
             if access(caPath, R_OK) != 0 || access(certificatePath, R_OK) != 0 || access(keyPath, R_OK) != 0 {
                 if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-                    throw EmulatorSetupError("cannot create --data-dir '\(directory)': \(String(cString: strerror(errno)))")
+                    throw EmulatorSetupError(
+                        "cannot create --data-dir '\(directory)': \(String(cString: strerror(errno)))")
                 }
                 let authority = try CertificateAuthority.generate(commonName: "Herald Emulator CA")
                 let (certificate, key) = try authority.issue(
                     commonName: "localhost", subjectAlternativeNames: ["localhost", "127.0.0.1", "::1"])
                 try context.writeFile(caPath, Array(try authority.certificate.pem().utf8))
-                try context.writeFile(certificatePath, Array((try certificate.pem() + authority.certificate.pem()).utf8))
+                try context.writeFile(
+                    certificatePath, Array((try certificate.pem() + authority.certificate.pem()).utf8))
                 try context.writeFile(keyPath, Array(try key.pkcs8PEM().utf8))
                 chmod(keyPath, 0o600)
             }
