@@ -233,15 +233,15 @@ final class LoopPool: @unchecked Sendable {
         let server = "\(connectionConfiguration.host):\(connectionConfiguration.port)"
         let waitedFor =
             if usable > 0 {
-                "no free stream on the connections to \(server)"
+                "waiting for a free stream on the connections to \(server)"
             } else if let opening {
-                "no connection to \(server) (timed out in \(opening.stageDescription))"
+                "connecting to \(server) (in \(opening.stageDescription))"
             } else {
-                "no connection to \(server)"
+                "waiting for a connection to \(server)"
             }
         finish(ticket, .failure(.transport(TransportFailure(
             mayHaveReachedAPNs: false,
-            message: "timed out after \(seconds) s: \(waitedFor); the notification was not sent"))))
+            message: "timed out after \(seconds) s \(waitedFor): not sent, so not delivered"))))
     }
 
     /// Submits waiting requests while a connection has a free stream: any ready one, or only
