@@ -4,11 +4,15 @@
 //
 //   herald-bench --endpoint URL [--ca-file PEM] --token HEX --requests N --connections C --streams S
 //                [--payload FILE] [--loops L]   (L event loop threads, default 1, as h2load's -t 1)
+//                [--auth-key P8 --key-id ID --team-id ID]   (token auth: every request carries the
+//                provider token, as APNs requires and h2load's `authorization` header sends;
+//                without them, certificate credentials and no `authorization` header)
 
 import APNs
 import APNsClient
 import Foundation
 import HTTP2
+import Keys
 
 func argument(_ name: String, _ fallback: String? = nil) -> String? {
     let arguments = CommandLine.arguments
@@ -39,7 +43,19 @@ if let path = argument("payload") {
 
 let endpoint: APNsEndpoint
 let notification: APNs.Notification
+let credentials: APNsClient.Credentials
 do {
+    if let keyPath = argument("auth-key") {
+        guard let keyID = argument("key-id"), let teamID = argument("team-id") else {
+            fail("--auth-key needs --key-id and --team-id")
+        }
+        guard let pem = FileManager.default.contents(atPath: keyPath) else { fail("cannot read \(keyPath)") }
+        let signer = try ProviderTokenSigner(
+            key: try P256PrivateKey(pem: String(decoding: pem, as: UTF8.self)), keyID: keyID, teamID: teamID)
+        credentials = .token(try ProviderTokenCache(signer: signer))
+    } else {
+        credentials = .certificate
+    }
     endpoint = try APNsEndpoint(url: url)
     notification = APNs.Notification(
         token: try DeviceToken(hex: token), topic: try Topic("com.example.app"), pushType: .alert, priority: .immediate,
@@ -57,7 +73,7 @@ func run() async throws {
             endpoint: endpoint, caFile: argument("ca-file"), maximumConnections: connections,
             maximumQueuedRequests: connections * streams * 2),
         loops: group)
-    let client = APNsClient(endpoint: endpoint, credentials: .certificate, transport: transport, retryPolicy: .none)
+    let client = APNsClient(endpoint: endpoint, credentials: credentials, transport: transport, retryPolicy: .none)
 
     // Warm up: open every connection.
     await withTaskGroup(of: Void.self) { tasks in
