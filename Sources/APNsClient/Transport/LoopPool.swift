@@ -122,7 +122,7 @@ final class LoopPool: @unchecked Sendable {
         let deadline = EventLoop.now() &+ lastTimeoutNanoseconds
         let ticket = requests.acquire(request, timeout: timeout, deadline: deadline, completion: completion)
         if waiting.isEmpty, let connection = readyConnection() {
-            submit(ticket, on: connection)
+            submit(ticket, on: connection, deadlineChecked: lastTimeoutNanoseconds > 0)
         } else {
             enqueue(ticket, atFront: false)
         }
@@ -156,42 +156,41 @@ final class LoopPool: @unchecked Sendable {
         }
     }
 
-    /// The usable connection with the fewest requests in flight that has a free stream: requests
-    /// spread over every open connection instead of filling one first. Ties go round robin from the
-    /// last one chosen. Only the chosen connection is asked for a free stream (a call into nghttp2),
-    /// unless it has none (its server allows fewer streams than the others').
+    /// The connection with the most free streams (the fewest requests in flight, when the server
+    /// gives every connection the same limit): requests spread over every open connection instead
+    /// of filling one first. Ties go round robin from the last one chosen. Connections are compared
+    /// by their own count (no call into nghttp2); only the chosen one is asked (`availableStreams`),
+    /// and only if it says no (draining, or a count out of step) are they all asked.
     private func readyConnection() -> HTTP2ClientConnection? {
         let count = connections.count
         if count == 1 { return connections[0].availableStreams > 0 ? connections[0] : nil }
         guard count > 0 else { return nil }
-        var best = -1
-        var bestLoad = Int.max
+        var best = 0
+        var mostFree = 0
         var index = lastReady < count ? lastReady : 0
         for _ in 0..<count {
             index += 1
             if index == count { index = 0 }
-            let connection = connections[index]
-            guard connection.isReady else { continue }
-            let load = connection.openRequests
-            if load < bestLoad {
+            let free = connections[index].freeStreamEstimate
+            if free > mostFree {
                 best = index
-                bestLoad = load
+                mostFree = free
             }
         }
-        guard best >= 0 else { return nil }
+        guard mostFree > 0 else { return nil }
         if connections[best].availableStreams > 0 {
             lastReady = best
             return connections[best]
         }
-        var most = 0
+        mostFree = 0
         for candidate in connections.indices {
             let available = connections[candidate].availableStreams
-            if available > most {
+            if available > mostFree {
                 best = candidate
-                most = available
+                mostFree = available
             }
         }
-        guard most > 0 else { return nil }
+        guard mostFree > 0 else { return nil }
         lastReady = best
         return connections[best]
     }
@@ -261,10 +260,12 @@ final class LoopPool: @unchecked Sendable {
         growIfNeeded()
     }
 
-    private func submit(_ ticket: UInt64, on connection: HTTP2ClientConnection) {
+    /// `deadlineChecked`: the request was admitted just now (its deadline lies ahead), so the clock
+    /// is not read again; a request that waited is checked.
+    private func submit(_ ticket: UInt64, on connection: HTTP2ClientConnection, deadlineChecked: Bool = false) {
         guard let index = requests.index(ticket), let request = requests[index].request else { return }
         let deadline = requests[index].deadline
-        guard deadline > EventLoop.now() else {
+        guard deadlineChecked || deadline > EventLoop.now() else {
             timedOutUnsent(ticket)
             return
         }
