@@ -26,7 +26,9 @@ func fail(_ message: String) -> Never {
 }
 
 guard let url = argument("endpoint"), let token = argument("token") else {
-    fail("usage: herald-bench --endpoint URL --token HEX [--ca-file PEM] [--requests N] [--connections C] [--streams S] [--payload FILE]")
+    fail(
+        "usage: herald-bench --endpoint URL --token HEX [--ca-file PEM] [--requests N] [--connections C] [--streams S] [--payload FILE]"
+    )
 }
 let requests = Int(argument("requests", "100000") ?? "") ?? 100_000
 let connections = Int(argument("connections", "1") ?? "") ?? 1
@@ -38,7 +40,9 @@ if let path = argument("payload") {
     guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
     payloadBytes = Array(data)
 } else {
-    payloadBytes = Array(#"{"aps":{"alert":{"title":"Order shipped","body":"Your order A-1042 is on its way."},"sound":"default"}}"#.utf8)
+    payloadBytes = Array(
+        #"{"aps":{"alert":{"title":"Order shipped","body":"Your order A-1042 is on its way."},"sound":"default"}}"#.utf8
+    )
 }
 
 let endpoint: APNsEndpoint
@@ -78,7 +82,9 @@ func run() async throws {
     // Warm up: open every connection.
     await withTaskGroup(of: Void.self) { tasks in
         for index in 0..<(connections * streams) {
-            tasks.addTask(executorPreference: group.loops[index % group.loops.count]) { _ = await client.result(for: notification) }
+            tasks.addTask(executorPreference: group.loops[index % group.loops.count]) {
+                _ = await client.result(for: notification)
+            }
         }
     }
 
@@ -102,7 +108,9 @@ func run() async throws {
     let elapsed = ContinuousClock.now - started
     let seconds = elapsed.secondsAsDouble
     let total = perWorker * workers
-    print("\(total) notifications in \(String(format: "%.3f", seconds)) s: \(String(format: "%.0f", Double(total) / seconds)) notifications/s, \(failures) failed")
+    print(
+        "\(total) notifications in \(String(format: "%.3f", seconds)) s: \(String(format: "%.0f", Double(total) / seconds)) notifications/s, \(failures) failed"
+    )
     await client.shutdown()
     await group.shutdown()
 }

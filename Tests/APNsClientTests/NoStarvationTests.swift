@@ -14,7 +14,8 @@ struct NoStarvationTests {
         let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(server.port)")
         let client = APNsClient(
             endpoint: endpoint, credentials: .certificate,
-            transport: try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint)), retryPolicy: .none)
+            transport: try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint)), retryPolicy: .none
+        )
         let note = APNs.Notification(
             token: try DeviceToken(hex: Nghttpd.token), topic: try Topic("com.example.app"),
             payload: Payload.alert(body: String(repeating: "x", count: 1000)))
@@ -24,7 +25,8 @@ struct NoStarvationTests {
             guard remaining > 0 else { return nil }
             remaining -= 1
             return note
-        } onResult: { _, _ in }
+        } onResult: { _, _ in
+        }
         let run = (ContinuousClock.now - started) / .microseconds(1)
         let metrics = client.metrics
         #expect(metrics.succeeded == 20_000)

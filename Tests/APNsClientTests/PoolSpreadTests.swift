@@ -55,7 +55,8 @@ struct PoolSpreadTests {
             var configuration = TransportConfiguration(endpoint: endpoint, maximumConnections: connections)
             configuration.loopCount = loops
             let transport = try HTTP2Transport(configuration: configuration)
-            let client = APNsClient(endpoint: endpoint, credentials: .certificate, transport: transport, retryPolicy: .none)
+            let client = APNsClient(
+                endpoint: endpoint, credentials: .certificate, transport: transport, retryPolicy: .none)
             return World(server: server, serverLoops: serverLoops, transport: transport, client: client)
         }
 
@@ -161,7 +162,8 @@ struct PoolSpreadTests {
             note?.apnsID = id
             ids.append(id.value)
             return note
-        } onResult: { _, _ in }
+        } onResult: { _, _ in
+        }
         #expect(tally.order == ids)
         await world.stop()
     }

@@ -10,7 +10,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct SendTimeoutEndToEndTests {
     @Test func aSilentServerFailsWithinTheTimeoutAsNotDelivered() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-timeout-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "herald-timeout-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let p8 = directory.appendingPathComponent("AuthKey.p8")

@@ -238,9 +238,13 @@ final class LoopPool: @unchecked Sendable {
             } else {
                 "waiting for a connection to \(server)"
             }
-        finish(ticket, .failure(.transport(TransportFailure(
-            mayHaveReachedAPNs: false,
-            message: "timed out after \(seconds) s \(waitedFor): not sent, so not delivered"))))
+        finish(
+            ticket,
+            .failure(
+                .transport(
+                    TransportFailure(
+                        mayHaveReachedAPNs: false,
+                        message: "timed out after \(seconds) s \(waitedFor): not sent, so not delivered"))))
     }
 
     /// Submits waiting requests while a connection has a free stream: any ready one, or only
@@ -270,7 +274,8 @@ final class LoopPool: @unchecked Sendable {
             return
         }
         let block = headerCache.prepare(request, scheme: scheme, into: &headers)
-        connection.submit(headers: block, extraHeaders: headers, body: request.body, deadline: deadline, context: ticket)
+        connection.submit(
+            headers: block, extraHeaders: headers, body: request.body, deadline: deadline, context: ticket)
     }
 
     /// A connection's answer for `ticket`.
@@ -290,8 +295,12 @@ final class LoopPool: @unchecked Sendable {
             if case .timedOut = failure.kind {
                 timedOut(ticket)
             } else {
-                finish(ticket, .failure(.transport(TransportFailure(
-                    mayHaveReachedAPNs: failure.mayHaveBeenProcessed, message: failure.description))))
+                finish(
+                    ticket,
+                    .failure(
+                        .transport(
+                            TransportFailure(
+                                mayHaveReachedAPNs: failure.mayHaveBeenProcessed, message: failure.description))))
             }
         }
     }
