@@ -45,14 +45,17 @@ struct PoolSpreadTests {
         let client: APNsClient
 
         static func start(
-            _ tally: ConnectionTally, streams: UInt32, connections: Int, loops: Int
+            _ tally: ConnectionTally, streams: UInt32, connections: Int, loops: Int, serverConnections: Int? = nil,
+            connectTimeout: Duration = .seconds(10)
         ) async throws -> World {
             let serverLoops = try EventLoopGroup(loopCount: 1, name: "spread-server")
             let server = try await HTTP2Server.start(
-                configuration: HTTP2Server.Configuration(loops: serverLoops, initialMaxConcurrentStreams: streams),
+                configuration: HTTP2Server.Configuration(
+                    loops: serverLoops, initialMaxConcurrentStreams: streams, maximumConnections: serverConnections),
                 handler: tally)
             let endpoint = try APNsEndpoint(url: "http://127.0.0.1:\(server.port)")
-            var configuration = TransportConfiguration(endpoint: endpoint, maximumConnections: connections)
+            var configuration = TransportConfiguration(
+                endpoint: endpoint, maximumConnections: connections, connectTimeout: connectTimeout)
             configuration.loopCount = loops
             let transport = try HTTP2Transport(configuration: configuration)
             let client = APNsClient(
@@ -135,6 +138,30 @@ struct PoolSpreadTests {
         #expect(tally.mostOpen <= 8, "most streams open on one connection: \(tally.mostOpen)")
         #expect(world.transport.resentCount == 0, "no request went past a connection's limit")
         Self.expectEvenSpread(tally.perConnection, total: 2000, connections: 4)
+        await world.stop()
+    }
+
+    /// A server that takes one connection (the others wait in its backlog until the connect times
+    /// out): the requests waiting when a further connect fails stay for the connection that works,
+    /// instead of failing with it.
+    @Test func aFailedConnectLeavesWaitingRequestsToTheOpenConnection() async throws {
+        let note = try Self.note.get()
+        let tally = ConnectionTally()
+        let world = try await World.start(
+            tally, streams: 4, connections: 4, loops: 1, serverConnections: 1, connectTimeout: .milliseconds(200))
+        let client = world.client
+        let succeeded = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<100 {
+                group.addTask {
+                    var succeeded = 0
+                    for _ in 0..<20 where (try? await client.send(note)) != nil { succeeded += 1 }
+                    return succeeded
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(succeeded == 2000)
+        #expect(tally.perConnection.count == 1)
         await world.stop()
     }
 
