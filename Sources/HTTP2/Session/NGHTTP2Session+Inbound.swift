@@ -307,7 +307,9 @@ extension NGHTTP2Session {
         // instead of going out in part: nghttp2 reschedules a stream that sent part of its data
         // behind every stream opened since (a penalty on its scheduling cycle that new streams do
         // not pay), so under a steady flow of new requests its rest never left until the flow
-        // stopped: one request's latency was the whole run.
+        // stopped: one request's latency was the whole run. (The wait ends with the next
+        // WINDOW_UPDATE: servers credit the window as they consume, well before it is empty, so
+        // the bytes still in flight bring one.)
         if count < remaining, remaining <= Self.wholeBodyLimit, role == .client, let session,
             nghttp2_session_get_remote_window_size(session) < remaining
         {
