@@ -1,7 +1,8 @@
 // One event loop's share of the connection pool. Everything here runs on that loop.
 //
 //   perform(request) -> over the admission limit ? park it (no timer yet) : take a slot (ticket)
-//   ticket -> the least loaded ready connection with a free stream ? submit : wait (oldest first)
+//   ticket -> the ready connection with the most free streams (the least loaded) ? submit : wait
+//             (oldest first)
 //   load -> while requests held outnumber the usable connections, open another, one at a time, up
 //           to `maximumConnections` (after the reconnect backoff): N connections carry the load
 //           even when one could take it all (APNs spreads a provider's load by connection)
