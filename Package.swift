@@ -59,7 +59,8 @@ let package = Package(
         .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Emulator", "Keys"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
         // Benchmarks: the client through its public async API (see BENCHMARKS.md).
-        .executableTarget(name: "herald-bench", dependencies: ["APNsClient", "APNs", "HTTP2"], path: "Benchmarks/herald-bench"),
+        .executableTarget(
+            name: "herald-bench", dependencies: ["APNsClient", "APNs", "HTTP2", "Keys"], path: "Benchmarks/herald-bench"),
         // The emulator for callgrind (see Benchmarks/emulator-bench/main.swift, BENCHMARKS.md).
         .executableTarget(
             name: "emulator-bench", dependencies: ["Emulator", "APNs", "HTTP2", "Keys"], path: "Benchmarks/emulator-bench"),

@@ -4,11 +4,15 @@
 //
 //   herald-bench --endpoint URL [--ca-file PEM] --token HEX --requests N --connections C --streams S
 //                [--payload FILE] [--loops L]   (L event loop threads, default 1, as h2load's -t 1)
+//                [--auth-key P8 --key-id ID --team-id ID]   (token auth: every request carries the
+//                provider token, as APNs requires and h2load's `authorization` header sends;
+//                without them, certificate credentials and no `authorization` header)
 
 import APNs
 import APNsClient
 import Foundation
 import HTTP2
+import Keys
 
 func argument(_ name: String, _ fallback: String? = nil) -> String? {
     let arguments = CommandLine.arguments
@@ -22,7 +26,9 @@ func fail(_ message: String) -> Never {
 }
 
 guard let url = argument("endpoint"), let token = argument("token") else {
-    fail("usage: herald-bench --endpoint URL --token HEX [--ca-file PEM] [--requests N] [--connections C] [--streams S] [--payload FILE]")
+    fail(
+        "usage: herald-bench --endpoint URL --token HEX [--ca-file PEM] [--requests N] [--connections C] [--streams S] [--payload FILE]"
+    )
 }
 let requests = Int(argument("requests", "100000") ?? "") ?? 100_000
 let connections = Int(argument("connections", "1") ?? "") ?? 1
@@ -34,12 +40,26 @@ if let path = argument("payload") {
     guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
     payloadBytes = Array(data)
 } else {
-    payloadBytes = Array(#"{"aps":{"alert":{"title":"Order shipped","body":"Your order A-1042 is on its way."},"sound":"default"}}"#.utf8)
+    payloadBytes = Array(
+        #"{"aps":{"alert":{"title":"Order shipped","body":"Your order A-1042 is on its way."},"sound":"default"}}"#.utf8
+    )
 }
 
 let endpoint: APNsEndpoint
 let notification: APNs.Notification
+let credentials: APNsClient.Credentials
 do {
+    if let keyPath = argument("auth-key") {
+        guard let keyID = argument("key-id"), let teamID = argument("team-id") else {
+            fail("--auth-key needs --key-id and --team-id")
+        }
+        guard let pem = FileManager.default.contents(atPath: keyPath) else { fail("cannot read \(keyPath)") }
+        let signer = try ProviderTokenSigner(
+            key: try P256PrivateKey(pem: String(decoding: pem, as: UTF8.self)), keyID: keyID, teamID: teamID)
+        credentials = .token(try ProviderTokenCache(signer: signer))
+    } else {
+        credentials = .certificate
+    }
     endpoint = try APNsEndpoint(url: url)
     notification = APNs.Notification(
         token: try DeviceToken(hex: token), topic: try Topic("com.example.app"), pushType: .alert, priority: .immediate,
@@ -57,12 +77,14 @@ func run() async throws {
             endpoint: endpoint, caFile: argument("ca-file"), maximumConnections: connections,
             maximumQueuedRequests: connections * streams * 2),
         loops: group)
-    let client = APNsClient(endpoint: endpoint, credentials: .certificate, transport: transport, retryPolicy: .none)
+    let client = APNsClient(endpoint: endpoint, credentials: credentials, transport: transport, retryPolicy: .none)
 
     // Warm up: open every connection.
     await withTaskGroup(of: Void.self) { tasks in
         for index in 0..<(connections * streams) {
-            tasks.addTask(executorPreference: group.loops[index % group.loops.count]) { _ = await client.result(for: notification) }
+            tasks.addTask(executorPreference: group.loops[index % group.loops.count]) {
+                _ = await client.result(for: notification)
+            }
         }
     }
 
@@ -86,7 +108,9 @@ func run() async throws {
     let elapsed = ContinuousClock.now - started
     let seconds = elapsed.secondsAsDouble
     let total = perWorker * workers
-    print("\(total) notifications in \(String(format: "%.3f", seconds)) s: \(String(format: "%.0f", Double(total) / seconds)) notifications/s, \(failures) failed")
+    print(
+        "\(total) notifications in \(String(format: "%.3f", seconds)) s: \(String(format: "%.0f", Double(total) / seconds)) notifications/s, \(failures) failed"
+    )
     await client.shutdown()
     await group.shutdown()
 }

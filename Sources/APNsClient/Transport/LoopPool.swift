@@ -1,11 +1,15 @@
 // One event loop's share of the connection pool. Everything here runs on that loop.
 //
 //   perform(request) -> over the admission limit ? park it (no timer yet) : take a slot (ticket)
-//   ticket -> a ready connection with a free stream ? submit : wait (and open a connection if the
-//             pool may grow, after the reconnect backoff)
+//   ticket -> the ready connection with the most free streams (the least loaded) ? submit : wait
+//             (oldest first)
+//   load -> while requests held outnumber the usable connections, open another, one at a time, up
+//           to `maximumConnections` (after the reconnect backoff): N connections carry the load
+//           even when one could take it all (APNs spreads a provider's load by connection)
 //   connection events: ready / streams freed -> submit waiting tickets; closed -> forget it, reopen
-//   if tickets wait. A failed connect fails the tickets waiting at that moment (not delivered, so
-//   the client's retry policy may resend them) and delays the next connect (ReconnectBackoff).
+//   if tickets wait. A failed connect delays the next one (ReconnectBackoff); with no usable
+//   connection left it also fails the tickets waiting at that moment (not delivered, so the
+//   client's retry policy may resend them), else they wait for the connections still open.
 //   A request refused before the server processed it (REFUSED_STREAM, above GOAWAY's last stream
 //   id) goes back to the front of the queue, up to `maximumResends` times.
 //   A request ends in one place, `finish`, which frees its slot, carries out its completion and
@@ -44,9 +48,15 @@ final class LoopPool: @unchecked Sendable {
     let scheme: String
     let counter: ConnectionCounter
     @exclusivity(unchecked) private var connections: [HTTP2ClientConnection] = []
-    /// Where `readyConnection` found a free stream last (an index into `connections`).
+    /// Connections in `connections` that are draining (GOAWAY): they take no new request.
+    private var draining: [ObjectIdentifier] = []
+    /// Connections that take new requests: `connections` less the draining ones.
+    @exclusivity(unchecked) private var usable = 0
+    /// Where `readyConnection` chose last (an index into `connections`): ties go round robin from there.
     @exclusivity(unchecked) private var lastReady = 0
     @exclusivity(unchecked) private var connecting = 0
+    /// The connection being opened (at most one at a time), so `shutdown` can close it at once.
+    private var opening: HTTP2ClientConnection?
     @exclusivity(unchecked) private var requests = RequestSlots()
     @exclusivity(unchecked) private var waiting = TicketQueue()
     @exclusivity(unchecked) private var parked: [Parked] = []
@@ -113,11 +123,11 @@ final class LoopPool: @unchecked Sendable {
         let deadline = EventLoop.now() &+ lastTimeoutNanoseconds
         let ticket = requests.acquire(request, timeout: timeout, deadline: deadline, completion: completion)
         if waiting.isEmpty, let connection = readyConnection() {
-            submit(ticket, on: connection)
-            return
+            submit(ticket, on: connection, deadlineChecked: lastTimeoutNanoseconds > 0)
+        } else {
+            enqueue(ticket, atFront: false)
         }
-        enqueue(ticket, atFront: false)
-        growIfNeeded()
+        if connecting == 0, usable < maximumConnections { growIfNeeded() }
     }
 
     /// The one place a request ends.
@@ -147,20 +157,43 @@ final class LoopPool: @unchecked Sendable {
         }
     }
 
-    /// A connection with a free stream: the one that had one last time first (it usually still
-    /// does), then the others in order. Asking a connection costs a call into nghttp2.
+    /// The connection with the most free streams (the fewest requests in flight, when the server
+    /// gives every connection the same limit): requests spread over every open connection instead
+    /// of filling one first. Ties go round robin from the last one chosen. Connections are compared
+    /// by their own count (no call into nghttp2); only the chosen one is asked (`availableStreams`),
+    /// and only if it says no (draining, or a count out of step) are they all asked.
     private func readyConnection() -> HTTP2ClientConnection? {
         let count = connections.count
+        if count == 1 { return connections[0].availableStreams > 0 ? connections[0] : nil }
         guard count > 0 else { return nil }
-        let first = lastReady < count ? lastReady : 0
-        for step in 0..<count {
-            let index = (first + step) % count
-            if connections[index].availableStreams > 0 {
-                lastReady = index
-                return connections[index]
+        var best = 0
+        var mostFree = 0
+        var index = lastReady < count ? lastReady : 0
+        for _ in 0..<count {
+            index += 1
+            if index == count { index = 0 }
+            let free = connections[index].freeStreamEstimate
+            if free > mostFree {
+                best = index
+                mostFree = free
             }
         }
-        return nil
+        guard mostFree > 0 else { return nil }
+        if connections[best].availableStreams > 0 {
+            lastReady = best
+            return connections[best]
+        }
+        mostFree = 0
+        for candidate in connections.indices {
+            let available = connections[candidate].availableStreams
+            if available > mostFree {
+                best = candidate
+                mostFree = available
+            }
+        }
+        guard mostFree > 0 else { return nil }
+        lastReady = best
+        return connections[best]
     }
 
     private func enqueue(_ ticket: UInt64, atFront: Bool) {
@@ -181,7 +214,7 @@ final class LoopPool: @unchecked Sendable {
             expired.append(ticket)
             return true
         }
-        for ticket in expired { timedOut(ticket) }
+        for ticket in expired { timedOutUnsent(ticket) }
         if !waiting.isEmpty, sweepTimer == nil {
             sweepTimer = loop.schedule(after: Self.sweepInterval) { [self] in sweepWaiting() }
         }
@@ -190,6 +223,29 @@ final class LoopPool: @unchecked Sendable {
     private func timedOut(_ ticket: UInt64) {
         guard let index = requests.index(ticket) else { return }
         finish(ticket, .failure(.timedOut(afterSeconds: requests[index].timeout.secondsAsDouble)))
+    }
+
+    /// A request whose timeout passed before it went out on a stream: it cannot have reached the
+    /// server, so it fails as not delivered (the retry policy may resend it), saying what it waited for.
+    private func timedOutUnsent(_ ticket: UInt64) {
+        guard let index = requests.index(ticket) else { return }
+        let seconds = requests[index].timeout.secondsAsDouble
+        let server = "\(connectionConfiguration.host):\(connectionConfiguration.port)"
+        let waitedFor =
+            if usable > 0 {
+                "waiting for a free stream on the connections to \(server)"
+            } else if let opening {
+                "connecting to \(server) (in \(opening.stageDescription))"
+            } else {
+                "waiting for a connection to \(server)"
+            }
+        finish(
+            ticket,
+            .failure(
+                .transport(
+                    TransportFailure(
+                        mayHaveReachedAPNs: false,
+                        message: "timed out after \(seconds) s \(waitedFor): not sent, so not delivered"))))
     }
 
     /// Submits waiting requests while a connection has a free stream: any ready one, or only
@@ -206,18 +262,21 @@ final class LoopPool: @unchecked Sendable {
             guard requests.index(ticket) != nil else { continue }
             submit(ticket, on: connection)
         }
-        if !waiting.isEmpty { growIfNeeded() }
+        growIfNeeded()
     }
 
-    private func submit(_ ticket: UInt64, on connection: HTTP2ClientConnection) {
+    /// `deadlineChecked`: the request was admitted just now (its deadline lies ahead), so the clock
+    /// is not read again; a request that waited is checked.
+    private func submit(_ ticket: UInt64, on connection: HTTP2ClientConnection, deadlineChecked: Bool = false) {
         guard let index = requests.index(ticket), let request = requests[index].request else { return }
         let deadline = requests[index].deadline
-        guard deadline > EventLoop.now() else {
-            timedOut(ticket)
+        guard deadlineChecked || deadline > EventLoop.now() else {
+            timedOutUnsent(ticket)
             return
         }
         let block = headerCache.prepare(request, scheme: scheme, into: &headers)
-        connection.submit(headers: block, extraHeaders: headers, body: request.body, deadline: deadline, context: ticket)
+        connection.submit(
+            headers: block, extraHeaders: headers, body: request.body, deadline: deadline, context: ticket)
     }
 
     /// A connection's answer for `ticket`.
@@ -237,8 +296,12 @@ final class LoopPool: @unchecked Sendable {
             if case .timedOut = failure.kind {
                 timedOut(ticket)
             } else {
-                finish(ticket, .failure(.transport(TransportFailure(
-                    mayHaveReachedAPNs: failure.mayHaveBeenProcessed, message: failure.description))))
+                finish(
+                    ticket,
+                    .failure(
+                        .transport(
+                            TransportFailure(
+                                mayHaveReachedAPNs: failure.mayHaveBeenProcessed, message: failure.description))))
             }
         }
     }
@@ -268,11 +331,12 @@ final class LoopPool: @unchecked Sendable {
 
     // MARK: Connections
 
+    /// Opens another connection while the requests held (in flight or waiting) outnumber the usable
+    /// connections: each connection carries at least one before the next opens, so one request
+    /// opens one connection and a steady load opens them all. One connect at a time; draining
+    /// connections do not count against the limit.
     private func growIfNeeded() {
-        // One connect at a time; draining connections do not count against the limit.
-        guard !shuttingDown, !waiting.isEmpty, connecting == 0,
-            connections.count(where: { $0.isReady }) < maximumConnections
-        else { return }
+        guard connecting == 0, usable < maximumConnections, requests.count > usable, !shuttingDown else { return }
         let wait = backoff.wait(now: EventLoop.now())
         if wait > 0 {
             if reconnectTimer == nil {
@@ -293,14 +357,17 @@ final class LoopPool: @unchecked Sendable {
             handle(event, from: connection)
         }
         connection.onCompletion = { [self] _, ticket, result in complete(ticket, result) }
+        if !connection.isClosed { opening = connection }
     }
 
     private func handle(_ event: HTTP2ClientConnection.Event, from connection: HTTP2ClientConnection) {
         switch event {
         case .ready:
             connecting -= 1
+            opening = nil
             backoff.succeeded()
             connections.append(connection)
+            usable += 1
             counter.value.add(1, ordering: .relaxed)
             counter.opened.add(1, ordering: .relaxed)
             // Connected after `shutdown` began: close it, or the shutdown would wait for it forever.
@@ -312,13 +379,24 @@ final class LoopPool: @unchecked Sendable {
         case .streamsAvailable:
             drainWaiting(on: connection)
         case .draining:
+            let id = ObjectIdentifier(connection)
+            if connections.contains(where: { $0 === connection }), !draining.contains(id) {
+                draining.append(id)
+                usable -= 1
+            }
             growIfNeeded()
         case .closed(let error):
             if let index = connections.firstIndex(where: { $0 === connection }) {
                 connections.remove(at: index)
                 counter.value.subtract(1, ordering: .relaxed)
+                if let drained = draining.firstIndex(of: ObjectIdentifier(connection)) {
+                    draining.remove(at: drained)
+                } else {
+                    usable -= 1
+                }
             } else {
                 connecting -= 1
+                if opening === connection { opening = nil }
                 connectFailed(error)
             }
             if shuttingDown {
@@ -331,6 +409,9 @@ final class LoopPool: @unchecked Sendable {
 
     private func connectFailed(_ error: HTTP2ConnectionError) {
         backoff.failed(now: EventLoop.now(), jitter: Double.random(in: 0.5...1.0))
+        // Another connection carries the load: the waiting requests go to it (the next connect
+        // comes after the backoff).
+        guard usable == 0 else { return }
         let message = "cannot connect to \(connectionConfiguration.host):\(connectionConfiguration.port): \(error)"
         while let ticket = waiting.popFirst() {
             finish(ticket, .failure(.transport(TransportFailure(mayHaveReachedAPNs: false, message: message))))
@@ -370,6 +451,8 @@ final class LoopPool: @unchecked Sendable {
         parked.removeAll()
         parkedHead = 0
         for connection in connections { connection.close() }
+        // A connect still under way would hold the shutdown until its own timeout.
+        opening?.close()
         finishShutdownIfDone()
     }
 

@@ -29,7 +29,8 @@ extension HTTP2ClientConnection {
         }
     }
 
-    var stageDescription: String {
+    /// What a connection not ready yet is waiting for ("the TLS handshake", ...), for messages.
+    public var stageDescription: String {
         switch phase {
         case .resolving: "name resolution"
         case .connecting: "TCP connect to \(configuration.host):\(configuration.port)"

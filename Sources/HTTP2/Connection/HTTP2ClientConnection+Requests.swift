@@ -187,6 +187,7 @@ extension HTTP2ClientConnection: HTTP2ClientSessionDelegate {
     }
 
     public func session(_ session: HTTP2ClientSession, didReceiveSettings settings: HTTP2Settings) {
+        streamLimit = Int(clamping: settings.maxConcurrentStreams)
         if case .awaitingSettings = phase {
             phase = .ready
             if let connectTimer { loop.cancel(connectTimer) }

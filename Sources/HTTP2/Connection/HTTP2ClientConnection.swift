@@ -140,6 +140,17 @@ public final class HTTP2ClientConnection {
 
     /// Requests submitted and not yet completed.
     public var openRequests: Int { pending.count }
+
+    /// The server's SETTINGS_MAX_CONCURRENT_STREAMS as last received (0 before its first SETTINGS).
+    @exclusivity(unchecked) var streamLimit = 0
+
+    /// Free streams as this side counts them (the server's limit less the requests open), 0 unless
+    /// ready: no call into nghttp2, for choosing among connections; `availableStreams` is the
+    /// authority before submitting.
+    public var freeStreamEstimate: Int {
+        guard case .ready = phase else { return 0 }
+        return streamLimit - pending.count
+    }
 }
 
 /// Why a request got no response.

@@ -287,6 +287,9 @@ extension NGHTTP2Session {
         return HTTP2Error(.connectionError(code: HTTP2ErrorCode(rawValue: goAway.error_code), reason: reason))
     }
 
+    /// Request bodies up to this size (the frame size every peer allows) are sent whole or not yet.
+    static let wholeBodyLimit = 16_384
+
     func readBody(
         _ streamID: Int32, _ sourcePointer: UnsafeMutableRawPointer?, into buffer: UnsafeMutablePointer<UInt8>,
         length: Int, flags: UnsafeMutablePointer<UInt32>
@@ -295,9 +298,23 @@ extension NGHTTP2Session {
             return Int(NGHTTP2.temporalCallbackFailure)
         }
         let offset = slots[index].outgoingOffset
-        let count = min(length, slots[index].outgoingBody.count - offset)
+        let remaining = slots[index].outgoingBody.count - offset
+        let count = min(length, remaining)
         if slots[index].streaming {
             return readStreamingBody(index, count: count, into: buffer, flags: flags)
+        }
+        // A request body that fits one frame but not the connection's window waits for the window
+        // instead of going out in part: nghttp2 reschedules a stream that sent part of its data
+        // behind every stream opened since (a penalty on its scheduling cycle that new streams do
+        // not pay), so under a steady flow of new requests its rest never left until the flow
+        // stopped: one request's latency was the whole run. (The wait ends with the next
+        // WINDOW_UPDATE: servers credit the window as they consume, well before it is empty, so
+        // the bytes still in flight bring one.)
+        if count < remaining, remaining <= Self.wholeBodyLimit, role == .client, let session,
+            nghttp2_session_get_remote_window_size(session) < remaining
+        {
+            waitingForWindow.append(streamID)
+            return Int(NGHTTP2.deferred)
         }
         slots[index].outgoingBody.withUnsafeBufferPointer { body in
             if let base = body.baseAddress, count > 0 {

@@ -77,6 +77,9 @@ final class NGHTTP2Session {
     /// The last pre-encoded field a request was submitted with: its placeholder is what a HEADERS
     /// frame with nothing to put in must not carry (see NGHTTP2Session+Splice.swift).
     @exclusivity(unchecked) var lastPreEncodedField: HPACKPreEncodedField?
+    /// Client: streams whose whole body did not fit the connection's send window, deferred by the
+    /// data provider and resumed, oldest first, when the window grows (see `readBody`).
+    @exclusivity(unchecked) var waitingForWindow: [Int32] = []
     /// GOAWAY frames this side asked for that nghttp2 has not yet sent (the others are nghttp2's own).
     var localGoAwaysPending = 0
     /// Server: the lowest last-stream-id of the GOAWAYs this side queued. Requests above it are not
@@ -192,8 +195,18 @@ final class NGHTTP2Session {
             guard consumed > 0 else { break }
             offset += consumed
         }
+        if !waitingForWindow.isEmpty { resumeWaitingForWindow(session) }
         drain(into: &staged, limit: .max)
         if let failure { throw failure }
+    }
+
+    /// Hands the bodies `readBody` deferred back to nghttp2, oldest first, once the connection's
+    /// window has room (a stream closed meanwhile is refused by nghttp2 and forgotten).
+    private func resumeWaitingForWindow(_ session: OpaquePointer) {
+        guard nghttp2_session_get_remote_window_size(session) > 0 else { return }
+        let streams = waitingForWindow
+        waitingForWindow.removeAll(keepingCapacity: true)
+        for streamID in streams { _ = nghttp2_session_resume_data(session, streamID) }
     }
 
     /// Appends what nghttp2 wants to send to `buffer`, stopping once it holds `limit` bytes.
