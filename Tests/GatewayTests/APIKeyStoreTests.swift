@@ -9,7 +9,8 @@ struct APIKeyStoreTests {
     func aKeyVerifiesByItsSecretUntilRevoked(_ kind: StoreKind) async throws {
         let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
-        let (admin, secret) = try await fixture.store.createAPIKey(name: "ops", scope: .admin, bundleID: nil, now: Clock.start)
+        let (admin, secret) = try await fixture.store.createAPIKey(
+            name: "ops", scope: .admin, bundleID: nil, now: Clock.start)
         let (register, _) = try await fixture.store.createAPIKey(
             name: "app", scope: .register, bundleID: bundleID, now: Clock.start + 1)
         #expect(secret.hasPrefix("hk_") && secret.count == 67)

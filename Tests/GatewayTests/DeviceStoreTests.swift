@@ -10,7 +10,8 @@ struct DeviceStoreTests {
         let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         let upload = DeviceRegistration(
-            bundleID: bundleID, token: try token(1), environment: .sandbox, user: "alice", tags: ["news", "beta", "news"],
+            bundleID: bundleID, token: try token(1), environment: .sandbox, user: "alice",
+            tags: ["news", "beta", "news"],
             locale: "fr_FR", appVersion: "2.1")
         let stored = try await fixture.store.upsertDevice(upload, now: Clock.start)
         #expect(stored.status == .active && stored.registeredAt == Clock.start && stored.statusReason == nil)
@@ -25,9 +26,12 @@ struct DeviceStoreTests {
         let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         for hex in ["ab", String(repeating: "c0ffee", count: 30)] {
-            let registration = DeviceRegistration(bundleID: bundleID, token: try DeviceToken(hex: hex), environment: .production)
+            let registration = DeviceRegistration(
+                bundleID: bundleID, token: try DeviceToken(hex: hex), environment: .production)
             _ = try await fixture.store.upsertDevice(registration, now: Clock.start)
-            #expect(try await fixture.reopened().device(bundleID: bundleID, token: try DeviceToken(hex: hex))?.token.hex == hex)
+            #expect(
+                try await fixture.reopened().device(bundleID: bundleID, token: try DeviceToken(hex: hex))?.token.hex
+                    == hex)
         }
     }
 
@@ -36,7 +40,8 @@ struct DeviceStoreTests {
         let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         _ = try await fixture.store.upsertDevice(try registration(1, user: "alice", tags: ["a"]), now: Clock.start)
-        _ = try await fixture.store.upsertDevice(try registration(1, environment: .sandbox, tags: ["b"]), now: Clock.start + 5)
+        _ = try await fixture.store.upsertDevice(
+            try registration(1, environment: .sandbox, tags: ["b"]), now: Clock.start + 5)
         let device = try #require(try await fixture.reopened().device(bundleID: bundleID, token: try token(1)))
         #expect(device.registeredAt == Clock.start + 5)
         #expect(device.environment == .sandbox && device.user == nil && device.tags == ["b"])
@@ -48,12 +53,14 @@ struct DeviceStoreTests {
         let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         for n in 1...4 {
-            _ = try await fixture.store.upsertDevice(try registration(n, user: n % 2 == 0 ? "bob" : "alice"), now: Clock.start + n)
+            _ = try await fixture.store.upsertDevice(
+                try registration(n, user: n % 2 == 0 ? "bob" : "alice"), now: Clock.start + n)
         }
         #expect(try await fixture.store.deleteDevice(bundleID: bundleID, token: try token(2)))
         #expect(try await !fixture.store.deleteDevice(bundleID: bundleID, token: try token(2)), "gone already")
         let store = try fixture.reopened()
-        #expect(try await store.devices(bundleID: bundleID, user: "alice").map(\.token) == [try token(1), try token(3)])
+        #expect(
+            try await store.devices(bundleID: bundleID, user: "alice").map(\.token) == [try token(1), try token(3)])
         #expect(try await store.devices(bundleID: bundleID, user: "bob").map(\.token) == [try token(4)])
         #expect(try await store.devices(bundleID: bundleID, user: "carol").isEmpty)
     }

@@ -15,17 +15,21 @@ struct ExpansionScaleTests {
         let clock = ContinuousClock()
         let importStart = clock.now
         // Read lazily: no array of 100,000 registrations is built.
-        let registrations = (1...count).lazy.compactMap { try? registration($0, tags: $0 % 2 == 0 ? ["all", "even"] : ["all"]) }
+        let registrations = (1...count).lazy.compactMap {
+            try? registration($0, tags: $0 % 2 == 0 ? ["all", "even"] : ["all"])
+        }
         #expect(try await fixture.store.importDevices(registrations, batchSize: 10_000, now: Clock.start) == count)
         let imported = clock.now - importStart
 
-        _ = try await fixture.store.createNotification(request(to: .tags(["all", "even"])), id: "fan", now: Clock.start)
+        _ = try await fixture.store.createNotification(
+            request(to: .tags(["all", "even"])), id: "fan", now: Clock.start)
         let residentBefore = residentBytes()
         let expandStart = clock.now
         var chunks = 0
         var largest = 0
         while true {
-            let step = try await fixture.store.expandNotification(id: "fan", chunkSize: chunk, maximumChunks: 1, now: Clock.start)
+            let step = try await fixture.store.expandNotification(
+                id: "fan", chunkSize: chunk, maximumChunks: 1, now: Clock.start)
             largest = max(largest, step.inserted)
             chunks += step.chunks
             if step.finished { break }
@@ -34,7 +38,8 @@ struct ExpansionScaleTests {
         let growth = residentBytes() - residentBefore
 
         #expect(largest <= chunk)
-        #expect(try await fixture.store.notification(id: "fan")?.recipients == count, "each device once, two tags or one")
+        #expect(
+            try await fixture.store.notification(id: "fan")?.recipients == count, "each device once, two tags or one")
         #expect(try await fixture.store.counts(id: "fan").pending == count)
         print(
             "\(kind): imported \(count) devices in \(imported), expanded in \(expanded) (\(chunks) chunks of \(chunk)); "

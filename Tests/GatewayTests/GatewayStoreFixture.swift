@@ -19,7 +19,8 @@ struct GatewayStoreFixture {
 
     init(_ kind: StoreKind) throws {
         self.kind = kind
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-gateway-\(UUID().uuidString)").path
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("herald-gateway-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try Self.open(kind, directory: directory, previous: nil)
     }
@@ -33,7 +34,9 @@ struct GatewayStoreFixture {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private static func open(_ kind: StoreKind, directory: String, previous: (any GatewayStore)?) throws -> any GatewayStore {
+    private static func open(_ kind: StoreKind, directory: String, previous: (any GatewayStore)?) throws
+        -> any GatewayStore
+    {
         switch kind {
         case .memory: previous ?? InMemoryGatewayStore()
         case .sqlite: try SQLiteGatewayStore(path: directory + "/" + SQLiteGatewayStore.fileName)

@@ -33,9 +33,11 @@ struct NotificationStoreTests {
             let deliveries = try await fixture.reopened().allDeliveries(id)
             #expect(deliveries.map(\.recipient) == expected, "\(recipients)")
             #expect(Set(deliveries.map(\.apnsID)).count == deliveries.count, "one apns-id per row")
-            #expect(deliveries.allSatisfy { $0.status == .pending && $0.attempts == 0 && $0.nextAttemptAt == Clock.start })
+            #expect(
+                deliveries.allSatisfy { $0.status == .pending && $0.attempts == 0 && $0.nextAttemptAt == Clock.start })
             let notification = try #require(try await store.notification(id: id))
-            #expect(notification.recipients == expected.count && notification.expanded && notification.state == .sending)
+            #expect(
+                notification.recipients == expected.count && notification.expanded && notification.state == .sending)
             #expect(try await store.counts(id: id) == NotificationCounts(pending: expected.count))
         }
         let sandbox = try await store.send(request(to: .users(["alice"])))
@@ -49,15 +51,18 @@ struct NotificationStoreTests {
         let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         try await registerFour(fixture.store)
-        let first = try await fixture.store.createNotification(request(to: .tags(["news"]), key: "k1"), id: "n1", now: Clock.start)
+        let first = try await fixture.store.createNotification(
+            request(to: .tags(["news"]), key: "k1"), id: "n1", now: Clock.start)
         #expect(first.created)
         try await fixture.store.expandFully(id: "n1", now: Clock.start)
         let store = try fixture.reopened()
-        let again = try await store.createNotification(request(to: .tags(["sport"]), key: "k1"), id: "n2", now: Clock.start + 1)
+        let again = try await store.createNotification(
+            request(to: .tags(["sport"]), key: "k1"), id: "n2", now: Clock.start + 1)
         #expect(!again.created && again.notification.id == "n1" && again.notification.recipients == 2)
         #expect(try await store.notification(id: "n2") == nil)
         #expect(try await store.allDeliveries("n1").count == 2)
-        let other = try await store.createNotification(request(to: .tags(["sport"]), key: "k2"), id: "n3", now: Clock.start + 1)
+        let other = try await store.createNotification(
+            request(to: .tags(["sport"]), key: "k2"), id: "n3", now: Clock.start + 1)
         #expect(other.created, "another key is another notification")
     }
 
@@ -88,7 +93,8 @@ struct NotificationStoreTests {
         defer { fixture.remove() }
         try await registerFour(fixture.store)
         let id = try await fixture.store.send(request(to: .tags(["news", "sport"])))
-        let claim = try await fixture.store.claimDeliveries(limit: 1, claimer: "w", leaseMilliseconds: 100, now: Clock.start)
+        let claim = try await fixture.store.claimDeliveries(
+            limit: 1, claimer: "w", leaseMilliseconds: 100, now: Clock.start)
         let sent = try #require(claim.deliveries.first)
         try await fixture.store.recordOutcomes(
             [DeliveryOutcome(deliveryID: sent.id, result: .succeeded(apnsUniqueID: "u1"))], backoff: DeliveryBackoff(),
@@ -98,9 +104,11 @@ struct NotificationStoreTests {
         let store = try fixture.reopened()
         #expect(try await store.counts(id: id) == NotificationCounts(succeeded: 1, cancelled: 2))
         #expect(try await store.allDeliveries(id).map(\.status) == [.succeeded, .cancelled, .cancelled])
-        #expect(try await store.claimDeliveries(limit: 10, claimer: "w", leaseMilliseconds: 100, now: Clock.start + 10_000)
-            .deliveries.isEmpty)
-        #expect(try await store.cancelNotification(id: id, now: Clock.start + 2).state == .cancelled, "twice is harmless")
+        #expect(
+            try await store.claimDeliveries(limit: 10, claimer: "w", leaseMilliseconds: 100, now: Clock.start + 10_000)
+                .deliveries.isEmpty)
+        #expect(
+            try await store.cancelNotification(id: id, now: Clock.start + 2).state == .cancelled, "twice is harmless")
         await #expect(throws: GatewayStoreError.unknownNotification("nope")) {
             try await store.cancelNotification(id: "nope", now: Clock.start)
         }
@@ -130,7 +138,8 @@ struct NotificationStoreTests {
         try await fixture.store.importDevices((1...2_550).map { try registration($0, tags: ["all"]) }, now: Clock.start)
         _ = try await fixture.store.createNotification(request(to: .tags(["all"])), id: "fan", now: Clock.start)
         // The process "dies" after 7 committed chunks of 100.
-        let partial = try await fixture.store.expandNotification(id: "fan", chunkSize: 100, maximumChunks: 7, now: Clock.start)
+        let partial = try await fixture.store.expandNotification(
+            id: "fan", chunkSize: 100, maximumChunks: 7, now: Clock.start)
         #expect(partial == ExpansionProgress(inserted: 700, chunks: 7, recipients: 700, finished: false))
 
         let restarted = try fixture.reopened()
@@ -140,6 +149,8 @@ struct NotificationStoreTests {
         #expect(rest.inserted == 1_850 && rest.recipients == 2_550 && rest.finished)
         let deliveries = try await restarted.allDeliveries("fan")
         #expect(deliveries.count == 2_550 && Set(deliveries.map(\.recipient)).count == 2_550, "each device once")
-        #expect(try await restarted.expandFully(id: "fan", now: Clock.start + 2).inserted == 0, "a finished expansion stays finished")
+        #expect(
+            try await restarted.expandFully(id: "fan", now: Clock.start + 2).inserted == 0,
+            "a finished expansion stays finished")
     }
 }

@@ -10,11 +10,14 @@ struct PruningTests {
         let id = try await store.send(request(to: .tokens([try token(1)])), now: now)
         let claim = try await store.claimDeliveries(limit: 10, claimer: "w", leaseMilliseconds: 1_000, now: now)
         let delivery = try #require(claim.deliveries.first { $0.notificationID == id })
-        try await store.recordOutcomes([DeliveryOutcome(deliveryID: delivery.id, result: result)], backoff: DeliveryBackoff(), now: now)
+        try await store.recordOutcomes(
+            [DeliveryOutcome(deliveryID: delivery.id, result: result)], backoff: DeliveryBackoff(), now: now)
     }
 
     @Test(arguments: StoreKind.allCases, [(-1, TokenStatus.active), (0, .active), (1, .unregistered)])
-    func unregisteredPrunesOnlyATokenUploadedBeforeAPNsTimestamp(_ kind: StoreKind, _ pair: (Int, TokenStatus)) async throws {
+    func unregisteredPrunesOnlyATokenUploadedBeforeAPNsTimestamp(_ kind: StoreKind, _ pair: (Int, TokenStatus))
+        async throws
+    {
         let (offset, expected) = pair
         let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
@@ -22,7 +25,9 @@ struct PruningTests {
         _ = try await fixture.store.upsertDevice(try registration(1), now: registeredAt)
         // APNs confirmed the token dead at registeredAt + offset: before the upload, the app has
         // registered it again since and it stays active.
-        try await answer(fixture.store, with: .failed(reason: .unregistered, timestamp: registeredAt + offset), now: Clock.start + 9_000)
+        try await answer(
+            fixture.store, with: .failed(reason: .unregistered, timestamp: registeredAt + offset),
+            now: Clock.start + 9_000)
         let device = try #require(try await fixture.reopened().device(bundleID: bundleID, token: try token(1)))
         #expect(device.status == expected)
         #expect((device.statusReason?.contains("Unregistered (410)") ?? false) == (expected == .unregistered))
@@ -51,10 +56,13 @@ struct PruningTests {
         let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         _ = try await fixture.store.upsertDevice(try registration(1), now: Clock.start)
-        try await answer(fixture.store, with: .failed(reason: .deviceTokenNotForTopic, timestamp: nil), now: Clock.start + 10)
+        try await answer(
+            fixture.store, with: .failed(reason: .deviceTokenNotForTopic, timestamp: nil), now: Clock.start + 10)
         let device = try #require(try await fixture.reopened().device(bundleID: bundleID, token: try token(1)))
         #expect(device.status == .invalid)
-        #expect(device.statusReason?.contains("DeviceTokenNotForTopic") == true && device.statusReason?.contains(bundleID) == true)
+        #expect(
+            device.statusReason?.contains("DeviceTokenNotForTopic") == true
+                && device.statusReason?.contains(bundleID) == true)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -72,7 +80,8 @@ struct PruningTests {
         defer { fixture.remove() }
         _ = try await fixture.store.upsertDevice(try registration(1, user: "alice"), now: Clock.start)
         _ = try await fixture.store.upsertDevice(try registration(2, user: "alice"), now: Clock.start)
-        try await answer(fixture.store, with: .failed(reason: .unregistered, timestamp: Clock.start + 5), now: Clock.start + 10)
+        try await answer(
+            fixture.store, with: .failed(reason: .unregistered, timestamp: Clock.start + 5), now: Clock.start + 10)
         #expect(try await fixture.store.deviceCounts(bundleID: bundleID) == [.active: 1, .unregistered: 1])
 
         // Not active: not a recipient.
@@ -99,24 +108,31 @@ struct PruningTests {
             bundleID: bundleID, activityID: "game-1", token: try token(20), environment: .sandbox, user: "alice",
             now: Clock.start)
 
-        let start = try await store.send(request(to: .pushToStart(users: ["alice"], attributesType: "Score"), pushType: .liveactivity))
+        let start = try await store.send(
+            request(to: .pushToStart(users: ["alice"], attributesType: "Score"), pushType: .liveactivity))
         let update = try await store.send(request(to: .activity("game-1"), pushType: .liveactivity))
         let claim = try await store.claimDeliveries(limit: 10, claimer: "w", leaseMilliseconds: 1_000, now: Clock.start)
         let byNotification = Dictionary(grouping: claim.deliveries, by: \.notificationID)
         let startDelivery = try #require(byNotification[start]?.first)
         let updateDelivery = try #require(byNotification[update]?.first)
-        #expect(startDelivery.kind == .pushToStart && updateDelivery.kind == .activity && updateDelivery.environment == .sandbox)
+        #expect(
+            startDelivery.kind == .pushToStart && updateDelivery.kind == .activity
+                && updateDelivery.environment == .sandbox)
         try await store.recordOutcomes(
             [
-                DeliveryOutcome(deliveryID: startDelivery.id, result: .failed(reason: .unregistered, timestamp: Clock.start + 1)),
-                DeliveryOutcome(deliveryID: updateDelivery.id, result: .failed(reason: .badDeviceToken, timestamp: nil)),
+                DeliveryOutcome(
+                    deliveryID: startDelivery.id, result: .failed(reason: .unregistered, timestamp: Clock.start + 1)),
+                DeliveryOutcome(
+                    deliveryID: updateDelivery.id, result: .failed(reason: .badDeviceToken, timestamp: nil)),
             ], backoff: DeliveryBackoff(), now: Clock.start + 2)
 
         let reopened = try fixture.reopened()
-        #expect(try await reopened.pushToStartTokens(bundleID: bundleID, user: "alice").map(\.status) == [.unregistered])
+        #expect(
+            try await reopened.pushToStartTokens(bundleID: bundleID, user: "alice").map(\.status) == [.unregistered])
         #expect(try await reopened.activityToken(bundleID: bundleID, activityID: "game-1")?.status == .invalid)
         // Pruned tokens are not recipients.
-        let again = try await reopened.send(request(to: .activity("game-1"), pushType: .liveactivity), now: Clock.start + 3)
+        let again = try await reopened.send(
+            request(to: .activity("game-1"), pushType: .liveactivity), now: Clock.start + 3)
         #expect(try await reopened.allDeliveries(again).isEmpty)
         #expect(try await reopened.notification(id: again)?.state == .done, "nothing to send is done at once")
     }

@@ -10,7 +10,9 @@ public struct App: Sendable, Hashable {
 
     /// Throws when the bundle id is not one APNs accepts or no environment is given.
     public init(bundleID: String, environments: Set<Environment>) throws(GatewayValueError) {
-        if let problem = Topic.bundleIDProblem(bundleID) { throw GatewayValueError(field: "bundle-id", message: problem) }
+        if let problem = Topic.bundleIDProblem(bundleID) {
+            throw GatewayValueError(field: "bundle-id", message: problem)
+        }
         guard !environments.isEmpty else {
             throw GatewayValueError(field: "environments", message: "is empty; configure sandbox, production or both")
         }

@@ -30,7 +30,8 @@ extension Delivery {
             next.reason = reason.rawValue
             let prune =
                 kind == .channel
-                ? nil : PruneRule.action(for: reason, timestamp: timestamp, environment: environment, topic: topic, now: now)
+                ? nil
+                : PruneRule.action(for: reason, timestamp: timestamp, environment: environment, topic: topic, now: now)
             return (next, prune)
         }
     }

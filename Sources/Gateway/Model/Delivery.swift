@@ -46,8 +46,10 @@ public struct Delivery: Sendable, Hashable {
     public var claimedUntil: Int?
 
     public init(
-        id: Int, notificationID: NotificationID, kind: Kind, recipient: String, environment: Environment, apnsID: APNsID,
-        status: Status = .pending, reason: String? = nil, attempts: Int = 0, nextAttemptAt: Int, lastAttemptAt: Int? = nil,
+        id: Int, notificationID: NotificationID, kind: Kind, recipient: String, environment: Environment,
+        apnsID: APNsID,
+        status: Status = .pending, reason: String? = nil, attempts: Int = 0, nextAttemptAt: Int,
+        lastAttemptAt: Int? = nil,
         apnsUniqueID: String? = nil, claimedBy: String? = nil, claimedUntil: Int? = nil
     ) {
         self.id = id

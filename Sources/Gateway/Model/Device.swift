@@ -37,7 +37,9 @@ public struct Device: Sendable, Hashable {
     /// Why the token is not active (nil while it is).
     public var statusReason: String?
 
-    public init(registration: DeviceRegistration, registeredAt: Int, status: TokenStatus = .active, statusReason: String? = nil) {
+    public init(
+        registration: DeviceRegistration, registeredAt: Int, status: TokenStatus = .active, statusReason: String? = nil
+    ) {
         self.registration = registration
         self.registeredAt = registeredAt
         self.status = status

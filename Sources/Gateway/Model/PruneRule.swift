@@ -37,10 +37,13 @@ public enum PruneRule {
                 environment: environment,
                 statusReason:
                     "BadDeviceToken: APNs's \(environment) environment refused the token; a token of the other "
-                    + "environment (\(environment.other)) is the usual cause: upload it with environment \(environment.other) if so")
+                    + "environment (\(environment.other)) is the usual cause: upload it with environment \(environment.other) if so"
+            )
         case .deviceTokenNotForTopic:
             return .invalidateForTopic(
-                statusReason: "DeviceTokenNotForTopic: the device token does not match the topic \(topic) (it belongs to another app)")
+                statusReason:
+                    "DeviceTokenNotForTopic: the device token does not match the topic \(topic) (it belongs to another app)"
+            )
         default:
             let confirmed = timestamp ?? now
             return .unregister(

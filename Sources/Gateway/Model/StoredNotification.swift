@@ -27,7 +27,9 @@ public struct NotificationCounts: Sendable, Hashable {
     /// Final failures by APNs reason (or the transport's, for a retry cap reached without one).
     public var byReason: [String: Int] = [:]
 
-    public init(succeeded: Int = 0, failed: Int = 0, pending: Int = 0, cancelled: Int = 0, byReason: [String: Int] = [:]) {
+    public init(
+        succeeded: Int = 0, failed: Int = 0, pending: Int = 0, cancelled: Int = 0, byReason: [String: Int] = [:]
+    ) {
         self.succeeded = succeeded
         self.failed = failed
         self.pending = pending

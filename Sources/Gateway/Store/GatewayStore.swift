@@ -73,7 +73,8 @@ public protocol LiveActivityStore: Sendable {
     func deleteActivityToken(bundleID: String, activityID: String) async throws(GatewayStoreError) -> Bool
     /// Carries out `action` (from `PruneRule`) on the token of `kind` (device, activity or
     /// push-to-start) with this hex; true when a token changed status.
-    func prune(_ action: PruneAction, bundleID: String, kind: Delivery.Kind, token: String) async throws(GatewayStoreError)
+    func prune(_ action: PruneAction, bundleID: String, kind: Delivery.Kind, token: String)
+        async throws(GatewayStoreError)
         -> Bool
 }
 
@@ -93,7 +94,8 @@ public protocol NotificationStore: Sendable {
     /// Records the notification under `id` (state `scheduled` when `sendAt` is after `now`, else
     /// `sending`) without expanding it. With an idempotency key already used for the app, returns
     /// that notification and records nothing.
-    func createNotification(_ request: NotificationRequest, id: NotificationID, now: Int) async throws(GatewayStoreError)
+    func createNotification(_ request: NotificationRequest, id: NotificationID, now: Int)
+        async throws(GatewayStoreError)
         -> NotificationCreation
     func notification(id: NotificationID) async throws(GatewayStoreError) -> StoredNotification?
     /// Makes delivery rows for the next recipients of a `sending` notification, `chunkSize` per

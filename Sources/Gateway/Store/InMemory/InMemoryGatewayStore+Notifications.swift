@@ -64,7 +64,8 @@ extension InMemoryGatewayStore {
         state.withLock { state in
             Array(
                 state.notificationOrder.filter { id in
-                    state.notifications[id].map { $0.notification.state == .sending && !$0.notification.expanded } ?? false
+                    state.notifications[id].map { $0.notification.state == .sending && !$0.notification.expanded }
+                        ?? false
                 }.prefix(StoreLimits.clamp(limit)))
         }
     }
@@ -131,7 +132,9 @@ extension InMemoryGatewayStore {
             for outcome in outcomes {
                 guard outcome.deliveryID >= 1, outcome.deliveryID <= state.deliveries.count else { continue }
                 let delivery = state.deliveries[outcome.deliveryID - 1]
-                guard delivery.status == .pending, let entry = state.notifications[delivery.notificationID] else { continue }
+                guard delivery.status == .pending, let entry = state.notifications[delivery.notificationID] else {
+                    continue
+                }
                 let request = entry.notification.request
                 let (next, prune) = delivery.applying(outcome.result, backoff: backoff, topic: request.topic, now: now)
                 state.deliveries[next.id - 1] = next
@@ -140,7 +143,9 @@ extension InMemoryGatewayStore {
                     state.notifications[next.notificationID]?.counts.count(next.status)
                 }
                 touched.insert(next.notificationID)
-                if let prune { _ = state.prune(prune, bundleID: request.bundleID, kind: next.kind, token: next.recipient) }
+                if let prune {
+                    _ = state.prune(prune, bundleID: request.bundleID, kind: next.kind, token: next.recipient)
+                }
             }
             for id in touched { state.finishIfDone(id) }
         }
@@ -151,7 +156,8 @@ extension InMemoryGatewayStore {
     {
         state.withLock { state in
             let limit = StoreLimits.clamp(limit)
-            let ids = (state.notifications[notificationID]?.deliveryIDs ?? []).filter { $0 > (cursor ?? 0) }.prefix(limit + 1)
+            let ids = (state.notifications[notificationID]?.deliveryIDs ?? []).filter { $0 > (cursor ?? 0) }.prefix(
+                limit + 1)
             let page = ids.prefix(limit).map { state.deliveries[$0 - 1] }
             return DeliveryPage(deliveries: page, nextCursor: ids.count > limit ? page.last?.id : nil)
         }
@@ -185,7 +191,9 @@ extension InMemoryGatewayStore.State {
                 guard let device = devices[seq - 1], device.bundleID == request.bundleID, device.status == .active,
                     matches(device)
                 else { continue }
-                rows.append(ExpansionRow(cursor: seq, kind: .device, recipient: device.token.hex, environment: device.environment))
+                rows.append(
+                    ExpansionRow(
+                        cursor: seq, kind: .device, recipient: device.token.hex, environment: device.environment))
             }
             finished = rows.count < chunkSize  // as SQLite decides: a full chunk may have more after it
             cursor = rows.last?.cursor ?? seq
@@ -205,7 +213,9 @@ extension InMemoryGatewayStore.State {
                 guard let token = pushToStart[seq - 1], token.bundleID == request.bundleID, token.status == .active,
                     token.attributesType == type, token.user.map(wanted.contains) ?? false
                 else { continue }
-                rows.append(ExpansionRow(cursor: seq, kind: .pushToStart, recipient: token.token.hex, environment: token.environment))
+                rows.append(
+                    ExpansionRow(
+                        cursor: seq, kind: .pushToStart, recipient: token.token.hex, environment: token.environment))
             }
             finished = rows.count < chunkSize
             cursor = rows.last?.cursor ?? seq
@@ -226,11 +236,14 @@ extension InMemoryGatewayStore.State {
             if let token = activities[InMemoryGatewayStore.TokenKey(bundleID: request.bundleID, token: activityID)],
                 token.status == .active
             {
-                rows.append(ExpansionRow(cursor: 1, kind: .activity, recipient: token.token.hex, environment: token.environment))
+                rows.append(
+                    ExpansionRow(cursor: 1, kind: .activity, recipient: token.token.hex, environment: token.environment)
+                )
             }
             (cursor, finished) = (1, true)
         case .channel(let channel):
-            rows.append(ExpansionRow(cursor: 1, kind: .channel, recipient: channel.value, environment: request.environment))
+            rows.append(
+                ExpansionRow(cursor: 1, kind: .channel, recipient: channel.value, environment: request.environment))
             (cursor, finished) = (1, true)
         }
         for row in rows {

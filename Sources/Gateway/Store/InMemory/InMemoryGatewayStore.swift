@@ -63,7 +63,8 @@ public final class InMemoryGatewayStore: GatewayStore {
     }
 
     public func devices(bundleID: String, user: String) async throws(GatewayStoreError) -> [Device] {
-        state.withLock { state in state.devices.compactMap { $0 }.filter { $0.bundleID == bundleID && $0.user == user } }
+        state.withLock { state in state.devices.compactMap { $0 }.filter { $0.bundleID == bundleID && $0.user == user }
+        }
     }
 
     public func importDevices(_ batch: [DeviceRegistration], now: Int) async throws(GatewayStoreError) {
@@ -100,13 +101,17 @@ public final class InMemoryGatewayStore: GatewayStore {
         return stored
     }
 
-    public func pushToStartTokens(bundleID: String, user: String) async throws(GatewayStoreError) -> [PushToStartToken] {
-        state.withLock { state in state.pushToStart.compactMap { $0 }.filter { $0.bundleID == bundleID && $0.user == user } }
+    public func pushToStartTokens(bundleID: String, user: String) async throws(GatewayStoreError) -> [PushToStartToken]
+    {
+        state.withLock { state in
+            state.pushToStart.compactMap { $0 }.filter { $0.bundleID == bundleID && $0.user == user }
+        }
     }
 
     public func deletePushToStartToken(bundleID: String, token: DeviceToken) async throws(GatewayStoreError) -> Bool {
         state.withLock { state in
-            guard let seq = state.pushToStartSeqs.removeValue(forKey: TokenKey(bundleID: bundleID, token: token.hex)) else {
+            guard let seq = state.pushToStartSeqs.removeValue(forKey: TokenKey(bundleID: bundleID, token: token.hex))
+            else {
                 return false
             }
             state.pushToStart[seq - 1] = nil
@@ -185,7 +190,9 @@ extension InMemoryGatewayStore.State {
     mutating func prune(_ action: PruneAction, bundleID: String, kind: Delivery.Kind, token: String) -> Bool {
         var changed = false
         func apply(_ status: inout TokenStatus, _ reason: inout String?, registeredAt: Int, environment: Environment) {
-            guard let next = action.newStatus(of: status, registeredAt: registeredAt, environment: environment) else { return }
+            guard let next = action.newStatus(of: status, registeredAt: registeredAt, environment: environment) else {
+                return
+            }
             status = next
             reason = action.statusReason
             changed = true
@@ -194,17 +201,23 @@ extension InMemoryGatewayStore.State {
         switch kind {
         case .device:
             if let seq = deviceSeqs[key], var device = devices[seq - 1] {
-                apply(&device.status, &device.statusReason, registeredAt: device.registeredAt, environment: device.environment)
+                apply(
+                    &device.status, &device.statusReason, registeredAt: device.registeredAt,
+                    environment: device.environment)
                 devices[seq - 1] = device
             }
         case .pushToStart:
             if let seq = pushToStartSeqs[key], var stored = pushToStart[seq - 1] {
-                apply(&stored.status, &stored.statusReason, registeredAt: stored.registeredAt, environment: stored.environment)
+                apply(
+                    &stored.status, &stored.statusReason, registeredAt: stored.registeredAt,
+                    environment: stored.environment)
                 pushToStart[seq - 1] = stored
             }
         case .activity:
             for (activityKey, var stored) in activities where stored.bundleID == bundleID && stored.token.hex == token {
-                apply(&stored.status, &stored.statusReason, registeredAt: stored.registeredAt, environment: stored.environment)
+                apply(
+                    &stored.status, &stored.statusReason, registeredAt: stored.registeredAt,
+                    environment: stored.environment)
                 activities[activityKey] = stored
             }
         case .channel: break

@@ -11,7 +11,8 @@ extension SQLiteGatewayStore {
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    .text(key.id), .text(key.name), .text(key.scope.rawValue), SQLiteValue(key.bundleID), .blob(secretHash),
+                    .text(key.id), .text(key.name), .text(key.scope.rawValue), SQLiteValue(key.bundleID),
+                    .blob(secretHash),
                     .integer(key.createdAt), SQLiteValue(key.revokedAt),
                 ])
         }
@@ -30,7 +31,8 @@ extension SQLiteGatewayStore {
     public func revokeAPIKey(id: String, now: Int) async throws(GatewayStoreError) -> Bool {
         try withDatabase { database in
             try database.run(
-                "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.integer(now), .text(id)]) > 0
+                "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.integer(now), .text(id)])
+                > 0
         }
     }
 

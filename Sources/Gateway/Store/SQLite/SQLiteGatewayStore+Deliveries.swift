@@ -11,18 +11,21 @@ extension SQLiteGatewayStore {
         last_attempt_at, apns_unique_id, claimed_by, claimed_until
         """
 
+    /// Claims the oldest due rows: parameters claimer, claimed-until (twice), now, limit.
+    static let claimSQL = """
+        UPDATE deliveries SET claimed_by = ?, claimed_until = ?, next_attempt_at = ?
+            WHERE seq IN (SELECT seq FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?
+                          ORDER BY next_attempt_at, seq LIMIT ?)
+            RETURNING \(deliveryColumns)
+        """
+
     public func claimDeliveries(limit: Int, claimer: String, leaseMilliseconds: Int, now: Int)
         async throws(GatewayStoreError) -> DeliveryClaim
     {
         try inTransaction { database in
             let until = now + max(0, leaseMilliseconds)
             var deliveries = try database.select(
-                """
-                UPDATE deliveries SET claimed_by = ?, claimed_until = ?, next_attempt_at = ?
-                    WHERE seq IN (SELECT seq FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?
-                                  ORDER BY next_attempt_at, seq LIMIT ?)
-                    RETURNING \(Self.deliveryColumns)
-                """,
+                Self.claimSQL,
                 [.text(claimer), .integer(until), .integer(until), .integer(now), .integer(StoreLimits.clamp(limit))],
                 table: "deliveries", Self.readDelivery)
             deliveries.sort { $0.id < $1.id }
@@ -69,7 +72,8 @@ extension SQLiteGatewayStore {
                 changes[next.notificationID, default: NotificationCounts()].count(next.status)
                 if let prune {
                     _ = try Self.prune(
-                        prune, bundleID: notification.request.bundleID, kind: next.kind, token: next.recipient, in: database)
+                        prune, bundleID: notification.request.bundleID, kind: next.kind, token: next.recipient,
+                        in: database)
                 }
             }
             for (id, change) in changes {
@@ -77,7 +81,11 @@ extension SQLiteGatewayStore {
                     """
                     UPDATE notifications SET pending = pending - ?, succeeded = succeeded + ?, failed = failed + ?
                         WHERE id = ?
-                    """, [.integer(change.succeeded + change.failed), .integer(change.succeeded), .integer(change.failed), .text(id)])
+                    """,
+                    [
+                        .integer(change.succeeded + change.failed), .integer(change.succeeded), .integer(change.failed),
+                        .text(id),
+                    ])
                 try database.run(
                     "UPDATE notifications SET state = 'done' WHERE id = ? AND state = 'sending' AND expanded = 1 AND pending = 0",
                     [.text(id)])
@@ -93,7 +101,8 @@ extension SQLiteGatewayStore {
             // One row more than asked says whether there is a next page.
             let rows = try database.select(
                 "SELECT \(Self.deliveryColumns) FROM deliveries WHERE notification_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-                [.text(notificationID), .integer(cursor ?? 0), .integer(limit + 1)], table: "deliveries", Self.readDelivery)
+                [.text(notificationID), .integer(cursor ?? 0), .integer(limit + 1)], table: "deliveries",
+                Self.readDelivery)
             let page = Array(rows.prefix(limit))
             return DeliveryPage(deliveries: page, nextCursor: rows.count > limit ? page.last?.id : nil)
         }
@@ -104,7 +113,8 @@ extension SQLiteGatewayStore {
         let id: APNsID
         do { id = try APNsID(apnsID) } catch { throw row.corrupt("apns_id", apnsID) }
         return Delivery(
-            id: try row.int(0, "seq"), notificationID: try row.string(1, "notification_id"), kind: try row.value(2, "kind"),
+            id: try row.int(0, "seq"), notificationID: try row.string(1, "notification_id"),
+            kind: try row.value(2, "kind"),
             recipient: try row.string(3, "recipient"), environment: try row.value(4, "environment"), apnsID: id,
             status: try row.value(6, "status"), reason: row.optionalString(7), attempts: try row.int(8, "attempts"),
             nextAttemptAt: try row.int(9, "next_attempt_at"), lastAttemptAt: row.optionalInt(10),

@@ -31,7 +31,8 @@ extension SQLiteGatewayStore {
             registeredAt: now)
     }
 
-    public func pushToStartTokens(bundleID: String, user: String) async throws(GatewayStoreError) -> [PushToStartToken] {
+    public func pushToStartTokens(bundleID: String, user: String) async throws(GatewayStoreError) -> [PushToStartToken]
+    {
         try withDatabase { database in
             try database.select(
                 "SELECT \(Self.pushToStartColumns) FROM push_to_start_tokens WHERE bundle_id = ? AND user_id = ? ORDER BY seq",
@@ -49,7 +50,8 @@ extension SQLiteGatewayStore {
     public func deletePushToStartToken(bundleID: String, token: DeviceToken) async throws(GatewayStoreError) -> Bool {
         try withDatabase { database in
             try database.run(
-                "DELETE FROM push_to_start_tokens WHERE bundle_id = ? AND token = ?", [.text(bundleID), .text(token.hex)]) > 0
+                "DELETE FROM push_to_start_tokens WHERE bundle_id = ? AND token = ?",
+                [.text(bundleID), .text(token.hex)]) > 0
         }
     }
 
@@ -66,7 +68,8 @@ extension SQLiteGatewayStore {
                         registered_at = excluded.registered_at, status = 'active', status_reason = NULL
                 """,
                 [
-                    .text(bundleID), .text(activityID), .text(token.hex), .text(environment.rawValue), SQLiteValue(user),
+                    .text(bundleID), .text(activityID), .text(token.hex), .text(environment.rawValue),
+                    SQLiteValue(user),
                     .integer(now),
                 ])
         }
@@ -93,7 +96,8 @@ extension SQLiteGatewayStore {
     public func deleteActivityToken(bundleID: String, activityID: String) async throws(GatewayStoreError) -> Bool {
         try withDatabase { database in
             try database.run(
-                "DELETE FROM activity_tokens WHERE bundle_id = ? AND activity_id = ?", [.text(bundleID), .text(activityID)])
+                "DELETE FROM activity_tokens WHERE bundle_id = ? AND activity_id = ?",
+                [.text(bundleID), .text(activityID)])
                 > 0
         }
     }
@@ -101,7 +105,9 @@ extension SQLiteGatewayStore {
     public func prune(_ action: PruneAction, bundleID: String, kind: Delivery.Kind, token: String)
         async throws(GatewayStoreError) -> Bool
     {
-        try inTransaction { database in try Self.prune(action, bundleID: bundleID, kind: kind, token: token, in: database) }
+        try inTransaction { database in
+            try Self.prune(action, bundleID: bundleID, kind: kind, token: token, in: database)
+        }
     }
 
     /// The table that holds tokens of `kind`; nil for channels.
@@ -116,7 +122,9 @@ extension SQLiteGatewayStore {
 
     /// Applies `action` to every row of the token (an activity token may serve several activities);
     /// in the caller's transaction. PostgreSQL: the same SELECT with FOR UPDATE.
-    static func prune(_ action: PruneAction, bundleID: String, kind: Delivery.Kind, token: String, in database: SQLiteDatabase)
+    static func prune(
+        _ action: PruneAction, bundleID: String, kind: Delivery.Kind, token: String, in database: SQLiteDatabase
+    )
         throws -> Bool
     {
         guard let table = tokenTable(kind) else { return false }
@@ -125,7 +133,8 @@ extension SQLiteGatewayStore {
             [.text(bundleID), .text(token)], table: table
         ) { row throws(GatewayStoreError) in
             (
-                try row.int(0, "seq"), try row.value(1, "status", as: TokenStatus.self), try row.int(2, "registered_at"),
+                try row.int(0, "seq"), try row.value(1, "status", as: TokenStatus.self),
+                try row.int(2, "registered_at"),
                 try row.value(3, "environment", as: Environment.self)
             )
         }

@@ -98,7 +98,8 @@ extension SQLiteGatewayStore {
             table: "notifications"
         ) { row throws(GatewayStoreError) in
             NotificationCounts(
-                succeeded: try row.int(0, "succeeded"), failed: try row.int(1, "failed"), pending: try row.int(2, "pending"),
+                succeeded: try row.int(0, "succeeded"), failed: try row.int(1, "failed"),
+                pending: try row.int(2, "pending"),
                 cancelled: try row.int(3, "cancelled"))
         }
         guard var counts = totals.first else { throw GatewayStoreError.unknownNotification(id) }

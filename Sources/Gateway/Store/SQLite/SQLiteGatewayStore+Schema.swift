@@ -20,6 +20,9 @@ extension SQLiteGatewayStore {
                     status_reason TEXT,
                     UNIQUE (bundle_id, token)
                 );
+                -- Expansion walks an app's devices in seq order from a cursor: without this index SQLite
+                -- would read all of them and sort them in a temporary tree at every chunk.
+                CREATE INDEX devices_by_app ON devices (bundle_id, seq);
                 CREATE INDEX devices_by_user ON devices (bundle_id, user_id) WHERE user_id IS NOT NULL;
                 CREATE TABLE device_tags (
                     device_seq INTEGER NOT NULL REFERENCES devices(seq) ON DELETE CASCADE,
