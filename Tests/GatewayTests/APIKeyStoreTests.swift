@@ -27,6 +27,25 @@ struct APIKeyStoreTests {
         #expect(try await store.apiKeys().map(\.revokedAt) == [Clock.start + 2, nil])
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func aKeyIDOrSecretIsNotStoredTwice(_ kind: StoreKind) async throws {
+        let fixture = try GatewayStoreFixture(kind)
+        defer { fixture.remove() }
+        let key = APIKey(id: "key_1", name: "a", scope: .send, bundleID: nil, createdAt: Clock.start)
+        try await fixture.store.insertAPIKey(key, secretHash: APIKey.hash(secret: "one"))
+        for (id, secret) in [("key_1", "two"), ("key_2", "one")] {
+            var other = key
+            other.id = id
+            await #expect {
+                try await fixture.store.insertAPIKey(other, secretHash: APIKey.hash(secret: secret))
+            } throws: { error in
+                guard case .invalid(let field) = error as? GatewayStoreError else { return false }
+                return field.field == "id"
+            }
+        }
+        #expect(try await fixture.store.apiKeys() == [key])
+    }
+
     @Test func secretsAndIDsDoNotRepeat() {
         let secrets = Set((0..<100).map { _ in APIKey.newSecret() })
         let ids = Set((0..<100).map { _ in APIKey.newID() })

@@ -45,6 +45,11 @@ public struct APIKey: Sendable, Hashable {
         return "hk_" + Hex.encode(words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> ($0 * 8)) } })
     }
 
+    /// What inserting a key whose id (or secret) is taken throws.
+    static func existsError(_ id: String) -> FieldError {
+        FieldError(field: "id", message: "a key '\(id)' (or one with the same secret) exists already")
+    }
+
     /// A new public id: `key_` and 16 hex digits.
     public static func newID() -> String {
         var generator = SystemRandomNumberGenerator()

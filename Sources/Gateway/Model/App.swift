@@ -9,12 +9,12 @@ public struct App: Sendable, Hashable {
     public let environments: Set<Environment>
 
     /// Throws when the bundle id is not one APNs accepts or no environment is given.
-    public init(bundleID: String, environments: Set<Environment>) throws(GatewayValueError) {
+    public init(bundleID: String, environments: Set<Environment>) throws(FieldError) {
         if let problem = Topic.bundleIDProblem(bundleID) {
-            throw GatewayValueError(field: "bundle-id", message: problem)
+            throw FieldError(field: "bundle-id", message: problem)
         }
         guard !environments.isEmpty else {
-            throw GatewayValueError(field: "environments", message: "is empty; configure sandbox, production or both")
+            throw FieldError(field: "environments", message: "is empty; configure sandbox, production or both")
         }
         self.bundleID = bundleID
         self.environments = environments

@@ -1,3 +1,4 @@
+import APNs
 import Keys
 
 /// The APNs environment a token belongs to: a token issued by the sandbox is refused by production
@@ -9,9 +10,9 @@ public enum Environment: String, Sendable, Hashable, CaseIterable, CustomStringC
     case production
 
     /// Parses a wire name; the error names the field and the values allowed.
-    public init(field: String = "environment", _ text: String) throws(GatewayValueError) {
+    public init(field: String = "environment", _ text: String) throws(FieldError) {
         guard let environment = Environment(rawValue: text) else {
-            throw GatewayValueError(field: field, message: "'\(text)' is not an environment; use sandbox or production")
+            throw FieldError(field: field, message: "'\(text)' is not an environment; use sandbox or production")
         }
         self = environment
     }
@@ -23,17 +24,4 @@ public enum Environment: String, Sendable, Hashable, CaseIterable, CustomStringC
     public var certificateEnvironment: APNsEnvironment { self == .sandbox ? .development : .production }
 
     public var description: String { rawValue }
-}
-
-/// A value the gateway refused: which field, and the rule it broke.
-public struct GatewayValueError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let field: String
-    public let message: String
-
-    public init(field: String, message: String) {
-        self.field = field
-        self.message = message
-    }
-
-    public var description: String { "\(field): \(message)" }
 }

@@ -26,7 +26,7 @@ public enum GatewayStoreError: Error, Sendable, Equatable, CustomStringConvertib
     /// No notification with this id.
     case unknownNotification(NotificationID)
     /// A value the store cannot keep (an empty tag, a batch too large, ...).
-    case invalid(GatewayValueError)
+    case invalid(FieldError)
 
     public var description: String {
         switch self {

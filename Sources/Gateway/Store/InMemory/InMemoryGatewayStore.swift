@@ -148,7 +148,7 @@ public final class InMemoryGatewayStore: GatewayStore {
     public func insertAPIKey(_ key: APIKey, secretHash: [UInt8]) async throws(GatewayStoreError) {
         try state.withLock { state throws(GatewayStoreError) in
             guard !state.keys.contains(where: { $0.key.id == key.id || $0.hash == secretHash }) else {
-                throw .invalid(GatewayValueError(field: "id", message: "'\(key.id)' (or its secret) exists already"))
+                throw .invalid(APIKey.existsError(key.id))
             }
             state.keys.append((key, secretHash))
         }

@@ -5,16 +5,19 @@ extension SQLiteGatewayStore {
 
     public func insertAPIKey(_ key: APIKey, secretHash: [UInt8]) async throws(GatewayStoreError) {
         try withDatabase { database in
-            try database.run(
-                """
-                INSERT INTO api_keys (id, name, scope, bundle_id, secret_hash, created_at, revoked_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .text(key.id), .text(key.name), .text(key.scope.rawValue), SQLiteValue(key.bundleID),
-                    .blob(secretHash),
-                    .integer(key.createdAt), SQLiteValue(key.revokedAt),
-                ])
+            do {
+                try database.run(
+                    """
+                    INSERT INTO api_keys (id, name, scope, bundle_id, secret_hash, created_at, revoked_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .text(key.id), .text(key.name), .text(key.scope.rawValue), SQLiteValue(key.bundleID),
+                        .blob(secretHash), .integer(key.createdAt), SQLiteValue(key.revokedAt),
+                    ])
+            } catch let error as SQLiteError where error.primaryCode == Self.constraintViolation {
+                throw GatewayStoreError.invalid(APIKey.existsError(key.id))
+            }
         }
     }
 

@@ -12,6 +12,9 @@ public final class SQLiteGatewayStore: GatewayStore {
     /// The file name `herald gateway` uses inside its data directory.
     public static let fileName = "gateway.sqlite"
 
+    /// SQLITE_CONSTRAINT: a UNIQUE (or CHECK) constraint refused a row.
+    static let constraintViolation: Int32 = 19
+
     private let database: Mutex<SQLiteDatabase>
     /// The file opened.
     public let path: String
