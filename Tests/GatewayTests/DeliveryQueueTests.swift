@@ -99,6 +99,47 @@ struct DeliveryQueueTests {
         #expect(try await store.counts(id: id).succeeded == 1)
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func concurrentClaimersOnTwoConnectionsNeverTakeTheSameRow(_ kind: StoreKind) async throws {
+        let fixture = try GatewayStoreFixture(kind)
+        defer { fixture.remove() }
+        try await fixture.store.importDevices((1...1_000).map { try registration($0, tags: ["t"]) }, now: Clock.start)
+        let id = try await fixture.store.send(request(to: .tags(["t"])))
+        // Two connections to one file (SQLite), as two gateway processes would have; four claimers.
+        let stores = [fixture.store, try fixture.reopened()]
+        let claimed = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for claimer in 0..<4 {
+                let store = stores[claimer % 2]
+                group.addTask {
+                    var ids: [Int] = []
+                    while true {
+                        let claim = try await store.claimDeliveries(
+                            limit: 25, claimer: "w\(claimer)", leaseMilliseconds: 60_000, now: Clock.start)
+                        if claim.deliveries.isEmpty { return ids }
+                        ids += claim.deliveries.map(\.id)
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let all = try await fixture.store.allDeliveries(id).map(\.id)
+        #expect(claimed.count == 1_000 && Set(claimed) == Set(all), "each row claimed once")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anUnknownNotificationIsNamed(_ kind: StoreKind) async throws {
+        let fixture = try GatewayStoreFixture(kind)
+        defer { fixture.remove() }
+        await #expect(throws: GatewayStoreError.unknownNotification("nope")) {
+            try await fixture.store.expandFully(id: "nope", now: Clock.start)
+        }
+        await #expect(throws: GatewayStoreError.unknownNotification("nope")) {
+            try await fixture.store.counts(id: "nope")
+        }
+        #expect(try await fixture.store.notification(id: "nope") == nil)
+        #expect(try await fixture.store.deliveries(notificationID: "nope", after: nil, limit: 10).deliveries.isEmpty)
+    }
+
     @Test func backoffDoublesUpToItsCeilingAndStopsAtTheCap() {
         let backoff = DeliveryBackoff(maximumAttempts: 5, base: 1_000, maximum: 5_000)
         #expect((1...5).map { backoff.delay(afterAttempts: $0) } == [1_000, 2_000, 4_000, 5_000, nil])
