@@ -35,6 +35,8 @@ extension DeviceStore {
                 try await importDevices(batch, now: now)
                 total += batch.count
                 batch.removeAll(keepingCapacity: true)
+                // SQLite's batch ran without suspending: let other tasks have the thread.
+                await Task.yield()
             }
         }
         if !batch.isEmpty {

@@ -31,6 +31,8 @@ extension InMemoryGatewayStore {
         let chunkSize = StoreLimits.clamp(chunkSize)
         var progress = ExpansionProgress(inserted: 0, chunks: 0, recipients: 0, finished: false)
         while progress.chunks < maximumChunks {
+            // A chunk runs without suspending; between chunks other tasks get the thread.
+            if progress.chunks > 0 { await Task.yield() }
             let step = try state.withLock { state throws(GatewayStoreError) in
                 try state.expandChunk(id: id, chunkSize: chunkSize, now: now)
             }
