@@ -45,7 +45,7 @@ let package = Package(
         // The APNs emulator: APNs's answers over the HTTP/2 server side, a delivery log.
         .target(name: "Emulator", dependencies: ["APNs", "HTTP2", "Keys", "Storage"]),
         // The gateway: the provider backend's model and store (devices, notifications, the delivery queue).
-        .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "Keys", "Storage"]),
+        .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "HTTP2", "Keys", "Storage"]),
         // The command line: argument parsing (a pure function) and the commands.
         .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Emulator", "Keys"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),

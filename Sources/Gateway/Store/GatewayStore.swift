@@ -4,13 +4,12 @@
 // (Tests/GatewayTests). docs/GATEWAY.md has the schema and the delivery state machine.
 //
 // Threading rule: the protocol is `async` because PostgreSQL's calls go over the network and must
-// suspend, not block a thread. The SQLite store does not suspend: each call runs on the caller's
-// thread, alone, holding the store's one connection (a `Mutex`) for one short transaction. Long
-// work is cut into bounded calls (expansion by chunks, claims and outcomes by batch), so no call
-// holds the connection for long and no call needs memory in proportion to a fan-out; loops over
-// many calls (`expandNotification`'s chunks, `importDevices(_:batchSize:now:)`) yield between them,
-// so a fan-out does not hold a thread of the cooperative pool for its whole length. Callers on an
-// event loop should not call a store directly: a disk write would stall every socket of the loop.
+// suspend, not block a thread. The SQLite store suspends its callers too: each call runs on the
+// store's own thread (its `EventLoop`, as task executor) for one short transaction, so no caller's
+// thread (the cooperative pool's, an event loop's) waits on the disk. Long work is cut into bounded
+// calls (expansion by chunks, claims and outcomes by batch), so no call holds the connection for
+// long and no call needs memory in proportion to a fan-out; loops over many calls
+// (`expandNotification`'s chunks, `importDevices(_:batchSize:now:)`) yield between them.
 //
 // Times are milliseconds since 1970, always passed in (`now:`), so tests drive a clock.
 import APNs

@@ -4,7 +4,7 @@ extension SQLiteGatewayStore {
     private static let keyColumns = "id, name, scope, bundle_id, created_at, revoked_at"
 
     public func insertAPIKey(_ key: APIKey, secretHash: [UInt8]) async throws(GatewayStoreError) {
-        try withDatabase { database in
+        try await withDatabase { database in
             do {
                 try database.run(
                     """
@@ -22,17 +22,17 @@ extension SQLiteGatewayStore {
     }
 
     public func apiKey(secretHash: [UInt8]) async throws(GatewayStoreError) -> APIKey? {
-        try withDatabase { database in
+        try await withDatabase { database in
             try Self.keys(where: "secret_hash = ? AND revoked_at IS NULL", [.blob(secretHash)], in: database).first
         }
     }
 
     public func apiKeys() async throws(GatewayStoreError) -> [APIKey] {
-        try withDatabase { database in try Self.keys(where: "1 = 1 ORDER BY seq", [], in: database) }
+        try await withDatabase { database in try Self.keys(where: "1 = 1 ORDER BY seq", [], in: database) }
     }
 
     public func revokeAPIKey(id: String, now: Int) async throws(GatewayStoreError) -> Bool {
-        try withDatabase { database in
+        try await withDatabase { database in
             try database.run(
                 "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.integer(now), .text(id)])
                 > 0

@@ -22,7 +22,7 @@ extension SQLiteGatewayStore {
     public func claimDeliveries(limit: Int, claimer: String, leaseMilliseconds: Int, now: Int)
         async throws(GatewayStoreError) -> DeliveryClaim
     {
-        try inTransaction { database in
+        try await inTransaction { database in
             let until = now + max(0, leaseMilliseconds)
             var deliveries = try database.select(
                 Self.claimSQL,
@@ -40,7 +40,7 @@ extension SQLiteGatewayStore {
     public func recordOutcomes(_ outcomes: [DeliveryOutcome], backoff: DeliveryBackoff, now: Int)
         async throws(GatewayStoreError)
     {
-        try inTransaction { database in
+        try await inTransaction { database in
             var notifications: [NotificationID: StoredNotification] = [:]
             var changes: [NotificationID: NotificationCounts] = [:]
             for outcome in outcomes {
@@ -96,7 +96,7 @@ extension SQLiteGatewayStore {
     public func deliveries(notificationID: NotificationID, after cursor: Int?, limit: Int)
         async throws(GatewayStoreError) -> DeliveryPage
     {
-        try withDatabase { database in
+        try await withDatabase { database in
             let limit = StoreLimits.clamp(limit)
             // One row more than asked says whether there is a next page.
             let rows = try database.select(

@@ -6,41 +6,41 @@ extension SQLiteGatewayStore {
         "seq, bundle_id, token, environment, user_id, locale, app_version, registered_at, status, status_reason"
 
     public func upsertDevice(_ registration: DeviceRegistration, now: Int) async throws(GatewayStoreError) -> Device {
-        try inTransaction { database in
+        try await inTransaction { database in
             try Self.upsert(registration, now: now, in: database)
             return Device(registration: registration, registeredAt: now)
         }
     }
 
     public func device(bundleID: String, token: DeviceToken) async throws(GatewayStoreError) -> Device? {
-        try withDatabase { database in
+        try await withDatabase { database in
             try Self.devices(where: "bundle_id = ? AND token = ?", [.text(bundleID), .text(token.hex)], in: database)
                 .first
         }
     }
 
     public func deleteDevice(bundleID: String, token: DeviceToken) async throws(GatewayStoreError) -> Bool {
-        try withDatabase { database in
+        try await withDatabase { database in
             try database.run(
                 "DELETE FROM devices WHERE bundle_id = ? AND token = ?", [.text(bundleID), .text(token.hex)]) > 0
         }
     }
 
     public func devices(bundleID: String, user: String) async throws(GatewayStoreError) -> [Device] {
-        try withDatabase { database in
+        try await withDatabase { database in
             try Self.devices(
                 where: "bundle_id = ? AND user_id = ? ORDER BY seq", [.text(bundleID), .text(user)], in: database)
         }
     }
 
     public func importDevices(_ batch: [DeviceRegistration], now: Int) async throws(GatewayStoreError) {
-        try inTransaction { database in
+        try await inTransaction { database in
             for registration in batch { try Self.upsert(registration, now: now, in: database) }
         }
     }
 
     public func deviceCounts(bundleID: String) async throws(GatewayStoreError) -> [TokenStatus: Int] {
-        try withDatabase { database in
+        try await withDatabase { database in
             let rows = try database.select(
                 "SELECT status, count(*) FROM devices WHERE bundle_id = ? GROUP BY status", [.text(bundleID)],
                 table: "devices"

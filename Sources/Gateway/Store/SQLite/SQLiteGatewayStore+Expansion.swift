@@ -15,7 +15,7 @@ extension SQLiteGatewayStore {
         while progress.chunks < maximumChunks {
             // A chunk runs without suspending; between chunks other tasks get the thread.
             if progress.chunks > 0 { await Task.yield() }
-            let step = try inTransaction { database in
+            let step = try await inTransaction { database in
                 try Self.expandChunk(id: id, chunkSize: chunkSize, now: now, in: database)
             }
             progress.recipients = step.recipients

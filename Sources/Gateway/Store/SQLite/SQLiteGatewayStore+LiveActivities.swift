@@ -10,7 +10,7 @@ extension SQLiteGatewayStore {
     public func upsertPushToStartToken(
         bundleID: String, token: DeviceToken, environment: Environment, user: String?, attributesType: String, now: Int
     ) async throws(GatewayStoreError) -> PushToStartToken {
-        try withDatabase { database in
+        try await withDatabase { database in
             try database.run(
                 """
                 INSERT INTO push_to_start_tokens
@@ -33,7 +33,7 @@ extension SQLiteGatewayStore {
 
     public func pushToStartTokens(bundleID: String, user: String) async throws(GatewayStoreError) -> [PushToStartToken]
     {
-        try withDatabase { database in
+        try await withDatabase { database in
             try database.select(
                 "SELECT \(Self.pushToStartColumns) FROM push_to_start_tokens WHERE bundle_id = ? AND user_id = ? ORDER BY seq",
                 [.text(bundleID), .text(user)], table: "push_to_start_tokens"
@@ -48,7 +48,7 @@ extension SQLiteGatewayStore {
     }
 
     public func deletePushToStartToken(bundleID: String, token: DeviceToken) async throws(GatewayStoreError) -> Bool {
-        try withDatabase { database in
+        try await withDatabase { database in
             try database.run(
                 "DELETE FROM push_to_start_tokens WHERE bundle_id = ? AND token = ?",
                 [.text(bundleID), .text(token.hex)]) > 0
@@ -58,7 +58,7 @@ extension SQLiteGatewayStore {
     public func upsertActivityToken(
         bundleID: String, activityID: String, token: DeviceToken, environment: Environment, user: String?, now: Int
     ) async throws(GatewayStoreError) -> ActivityToken {
-        try withDatabase { database in
+        try await withDatabase { database in
             try database.run(
                 """
                 INSERT INTO activity_tokens (bundle_id, activity_id, token, environment, user_id, registered_at, status)
@@ -79,7 +79,7 @@ extension SQLiteGatewayStore {
     }
 
     public func activityToken(bundleID: String, activityID: String) async throws(GatewayStoreError) -> ActivityToken? {
-        try withDatabase { database in
+        try await withDatabase { database in
             try database.select(
                 "SELECT \(Self.activityColumns) FROM activity_tokens WHERE bundle_id = ? AND activity_id = ?",
                 [.text(bundleID), .text(activityID)], table: "activity_tokens"
@@ -94,7 +94,7 @@ extension SQLiteGatewayStore {
     }
 
     public func deleteActivityToken(bundleID: String, activityID: String) async throws(GatewayStoreError) -> Bool {
-        try withDatabase { database in
+        try await withDatabase { database in
             try database.run(
                 "DELETE FROM activity_tokens WHERE bundle_id = ? AND activity_id = ?",
                 [.text(bundleID), .text(activityID)])
@@ -105,7 +105,7 @@ extension SQLiteGatewayStore {
     public func prune(_ action: PruneAction, bundleID: String, kind: Delivery.Kind, token: String)
         async throws(GatewayStoreError) -> Bool
     {
-        try inTransaction { database in
+        try await inTransaction { database in
             try Self.prune(action, bundleID: bundleID, kind: kind, token: token, in: database)
         }
     }

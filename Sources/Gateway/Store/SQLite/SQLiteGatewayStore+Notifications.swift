@@ -10,7 +10,7 @@ extension SQLiteGatewayStore {
     public func createNotification(_ request: NotificationRequest, id: NotificationID, now: Int)
         async throws(GatewayStoreError) -> NotificationCreation
     {
-        try inTransaction { database in
+        try await inTransaction { database in
             if let key = request.idempotencyKey,
                 let existing = try Self.notifications(
                     where: "bundle_id = ? AND idempotency_key = ?", [.text(request.bundleID), .text(key)], in: database
@@ -43,12 +43,12 @@ extension SQLiteGatewayStore {
     }
 
     public func notification(id: NotificationID) async throws(GatewayStoreError) -> StoredNotification? {
-        try withDatabase { database in try Self.notifications(where: "id = ?", [.text(id)], in: database).first }
+        try await withDatabase { database in try Self.notifications(where: "id = ?", [.text(id)], in: database).first }
     }
 
     public func startDueNotifications(now: Int, limit: Int) async throws(GatewayStoreError) -> [NotificationID] {
         // PostgreSQL: the inner SELECT takes FOR UPDATE SKIP LOCKED, so one process starts each.
-        try withDatabase { database in
+        try await withDatabase { database in
             try database.query(
                 """
                 UPDATE notifications SET state = 'sending'
@@ -61,7 +61,7 @@ extension SQLiteGatewayStore {
     }
 
     public func notificationsToExpand(limit: Int) async throws(GatewayStoreError) -> [NotificationID] {
-        try withDatabase { database in
+        try await withDatabase { database in
             try database.query(
                 "SELECT id FROM notifications WHERE state = 'sending' AND expanded = 0 ORDER BY seq LIMIT ?",
                 [.integer(StoreLimits.clamp(limit))]
@@ -70,11 +70,11 @@ extension SQLiteGatewayStore {
     }
 
     public func counts(id: NotificationID) async throws(GatewayStoreError) -> NotificationCounts {
-        try withDatabase { database in try Self.counts(id: id, in: database) }
+        try await withDatabase { database in try Self.counts(id: id, in: database) }
     }
 
     public func cancelNotification(id: NotificationID, now: Int) async throws(GatewayStoreError) -> StoredNotification {
-        try inTransaction { database in
+        try await inTransaction { database in
             guard var notification = try Self.notifications(where: "id = ?", [.text(id)], in: database).first else {
                 throw GatewayStoreError.unknownNotification(id)
             }

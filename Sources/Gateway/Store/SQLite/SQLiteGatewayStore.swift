@@ -1,13 +1,17 @@
 import APNs
+import HTTP2
 import Storage
 import Synchronization
 
 /// The gateway's state in one SQLite file (`herald-data/gateway.sqlite` for `herald gateway`).
 ///
-/// Lifecycle: `init` opens the file, creating it and its schema when new and migrating an older one;
-/// the file closes when the store is released. Thread-safety: `Sendable`; the one connection sits in
-/// a `Mutex`, so each call runs alone, on the caller's thread, for one transaction (or one per chunk):
-/// the calls are short and bounded, and a dedicated database thread would add a hop to each.
+/// Lifecycle: `init` opens the file, creating it and its schema when new and migrating an older one,
+/// and starts the store's thread; releasing the store stops the thread and closes the file.
+/// Thread-safety: `Sendable`. Every call runs on the store's own thread (an `EventLoop` used as the
+/// calls' task executor) while the caller suspends, as it would for PostgreSQL: SQLite's blocking
+/// I/O never holds a thread of the cooperative pool or an event loop. The calls are batches (claims,
+/// outcomes, expansion chunks), so the hop is paid per batch, not per row. The connection also sits
+/// in a `Mutex`, which the one thread never contends for; it keeps the connection's use checked.
 public final class SQLiteGatewayStore: GatewayStore {
     /// The file name `herald gateway` uses inside its data directory.
     public static let fileName = "gateway.sqlite"
@@ -16,21 +20,42 @@ public final class SQLiteGatewayStore: GatewayStore {
     static let constraintViolation: Int32 = 19
 
     private let database: Mutex<SQLiteDatabase>
+    /// The thread every call runs on.
+    private let thread: EventLoop
     /// The file opened.
     public let path: String
 
-    /// Opens (or creates) the store at `path`. Throws when the file cannot be opened or written, is
-    /// not a database, or holds a schema newer than this Herald's.
-    public init(path: String) throws(SQLiteError) {
+    /// Opens (or creates) the store at `path`. Throws `SQLiteError` when the file cannot be opened or
+    /// written, is not a database, or holds a schema newer than this Herald's; `SystemError` when the
+    /// store's thread cannot start.
+    public init(path: String) throws {
         let database = try SQLiteDatabase(path: path)
         try database.migrate(Self.migrations)
         self.database = Mutex(database)
         self.path = path
+        thread = try EventLoop(name: "herald-gateway-db")
     }
 
-    /// Runs `body` on the connection, alone; SQLite's errors become `GatewayStoreError.storage`.
+    deinit {
+        thread.shutdownGracefully()
+    }
+
+    /// Runs `body` with the connection on the store's thread; SQLite's errors become
+    /// `GatewayStoreError.storage`.
     @discardableResult
-    func withDatabase<R: Sendable>(_ body: (SQLiteDatabase) throws -> R) throws(GatewayStoreError) -> R {
+    func withDatabase<R: Sendable>(_ body: (SQLiteDatabase) throws -> R) async throws(GatewayStoreError) -> R {
+        try await withTaskExecutorPreference(thread) { () async throws(GatewayStoreError) -> R in
+            try locked(body)
+        }
+    }
+
+    /// `withDatabase` in one transaction.
+    @discardableResult
+    func inTransaction<R: Sendable>(_ body: (SQLiteDatabase) throws -> R) async throws(GatewayStoreError) -> R {
+        try await withDatabase { database in try database.transaction { try body(database) } }
+    }
+
+    private func locked<R: Sendable>(_ body: (SQLiteDatabase) throws -> R) throws(GatewayStoreError) -> R {
         do {
             return try database.withLock { database in try body(database) }
         } catch let error as GatewayStoreError {
@@ -40,11 +65,5 @@ public final class SQLiteGatewayStore: GatewayStore {
         } catch {
             throw .storage(SQLiteError(operation: "store", subject: path, code: 0, message: "\(error)"))
         }
-    }
-
-    /// `withDatabase` in one transaction.
-    @discardableResult
-    func inTransaction<R: Sendable>(_ body: (SQLiteDatabase) throws -> R) throws(GatewayStoreError) -> R {
-        try withDatabase { database in try database.transaction { try body(database) } }
     }
 }
