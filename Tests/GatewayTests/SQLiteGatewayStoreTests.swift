@@ -4,10 +4,26 @@ import Testing
 
 @testable import Gateway
 
-/// The SQLite store's hot queries walk an index and sort nothing: a chunk of a fan-out reads about
-/// a chunk's rows whatever the number of devices, and a claim reads about a batch of due rows.
+/// What only the SQLite store has: its thread, and query plans. The hot queries walk an index and
+/// sort nothing: a chunk of a fan-out reads about a chunk's rows whatever the number of devices,
+/// and a claim reads about a batch of due rows.
 @Suite(.timeLimit(.minutes(1)))
-struct SQLiteQueryPlanTests {
+struct SQLiteGatewayStoreTests {
+    @Test func callsRunOnTheStoresThreadNotTheCallers() async throws {
+        let fixture = try GatewayStoreFixture(.sqlite)
+        defer { fixture.remove() }
+        let store = try #require(fixture.store as? SQLiteGatewayStore)
+        let name = try await store.withDatabase { _ in Self.currentThreadName() }
+        #expect(name == "herald-gateway-", "the EventLoop's name, cut to 15 bytes by Linux")
+        #expect(Self.currentThreadName() != name)
+    }
+
+    /// The calling thread's name, as Linux keeps it.
+    private static func currentThreadName() -> String {
+        let text = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+        return text.trimmingCharacters(in: .newlines)
+    }
+
     private func plan(_ sql: String, _ values: [SQLiteValue]) throws -> [String] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "herald-plan-\(UUID().uuidString)"

@@ -4,7 +4,7 @@ import Testing
 
 /// Devices against every `GatewayStore`, read back after a "restart".
 @Suite(.timeLimit(.minutes(1)))
-struct DeviceStoreTests {
+struct GatewayDeviceStoreTests {
     @Test(arguments: StoreKind.allCases)
     func anUploadIsStoredWithEveryField(_ kind: StoreKind) async throws {
         let fixture = try GatewayStoreFixture(kind)
