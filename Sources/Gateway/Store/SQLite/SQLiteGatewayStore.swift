@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// Lifecycle: `init` opens the file, creating it and its schema when new and migrating an older one,
 /// and starts the store's thread; releasing the store stops the thread and closes the file.
-/// Thread-safety: `Sendable`. Every call runs on the store's own thread (an `EventLoop` used as the
-/// calls' task executor) while the caller suspends, as it would for PostgreSQL: SQLite's blocking
+/// Thread-safety: `Sendable`. Every call runs on the store's own thread (an `EventLoop`) while the
+/// caller suspends, as it would for PostgreSQL, and resumes on its own executor: SQLite's blocking
 /// I/O never holds a thread of the cooperative pool or an event loop. The calls are batches (claims,
 /// outcomes, expansion chunks), so the hop is paid per batch, not per row. The connection also sits
 /// in a `Mutex`, which the one thread never contends for; it keeps the connection's use checked.
@@ -40,18 +40,36 @@ public final class SQLiteGatewayStore: GatewayStore {
         thread.shutdownGracefully()
     }
 
-    /// Runs `body` with the connection on the store's thread; SQLite's errors become
-    /// `GatewayStoreError.storage`.
+    /// Runs `body` with the connection on the store's thread while the caller suspends; SQLite's
+    /// errors become `GatewayStoreError.storage`. The caller resumes on its own executor: the
+    /// store's thread runs store work only (never a caller's code, which would then wait behind
+    /// every other caller's transactions).
     @discardableResult
-    func withDatabase<R: Sendable>(_ body: (SQLiteDatabase) throws -> R) async throws(GatewayStoreError) -> R {
-        try await withTaskExecutorPreference(thread) { () async throws(GatewayStoreError) -> R in
-            try locked(body)
+    func withDatabase<R: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) throws -> R)
+        async throws(GatewayStoreError)
+        -> R
+    {
+        let result: Result<R, GatewayStoreError> = await withCheckedContinuation { continuation in
+            let accepted = thread.execute {
+                continuation.resume(returning: Result { () throws(GatewayStoreError) in try self.locked(body) })
+            }
+            if !accepted {
+                continuation.resume(
+                    returning: .failure(
+                        .storage(
+                            SQLiteError(operation: "store", subject: path, code: 0, message: "the store has shut down"))
+                    ))
+            }
         }
+        return try result.get()
     }
 
     /// `withDatabase` in one transaction.
     @discardableResult
-    func inTransaction<R: Sendable>(_ body: (SQLiteDatabase) throws -> R) async throws(GatewayStoreError) -> R {
+    func inTransaction<R: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) throws -> R)
+        async throws(GatewayStoreError)
+        -> R
+    {
         try await withDatabase { database in try database.transaction { try body(database) } }
     }
 
