@@ -1,8 +1,9 @@
 import APNs
 import Foundation
-import Gateway
 import Storage
 import Testing
+
+@testable import Gateway
 
 /// A fan-out's expansion at scale: 100,000 devices behind one tag, expanded chunk by chunk, on
 /// SQLite (the in-memory twin holds everything in memory by design; it runs the same expansion
@@ -17,7 +18,9 @@ struct ExpansionScaleTests {
         let count = 100_000
         let chunk = 1_000
         let clock = ContinuousClock()
-        try seedDevices(count, at: fixture.directory + "/" + SQLiteGatewayStore.fileName)
+        let store = try #require(fixture.store as? SQLiteGatewayStore)
+        // On the store's thread, as its own calls: a long transaction must not hold a pool thread.
+        try await store.withDatabase { database in try Self.seedDevices(count, in: database) }
         #expect(try await fixture.store.deviceCounts(bundleID: bundleID) == [.active: count])
 
         _ = try await fixture.store.createNotification(
@@ -47,8 +50,7 @@ struct ExpansionScaleTests {
     }
 
     /// Devices 1...count (tokens as in `token(_:)`), tagged "all", the even ones "even" too.
-    private func seedDevices(_ count: Int, at path: String) throws {
-        let database = try SQLiteDatabase(path: path)
+    private static func seedDevices(_ count: Int, in database: SQLiteDatabase) throws {
         try database.transaction {
             try database.run(
                 """
