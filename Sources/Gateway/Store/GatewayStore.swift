@@ -5,8 +5,8 @@
 //
 // Threading rule: the protocol is `async` because PostgreSQL's calls go over the network and must
 // suspend, not block a thread. The SQLite store suspends its callers too: each call runs on the
-// store's own thread (its `EventLoop`, as task executor) for one short transaction, so no caller's
-// thread (the cooperative pool's, an event loop's) waits on the disk. Long work is cut into bounded
+// store's own thread (an `EventLoop`) for one short transaction and resumes the caller's
+// continuation, so no caller's thread (the cooperative pool's, an event loop's) waits on the disk. Long work is cut into bounded
 // calls (expansion by chunks, claims and outcomes by batch), so no call holds the connection for
 // long and no call needs memory in proportion to a fan-out; loops over many calls
 // (`expandNotification`'s chunks, `importDevices(_:batchSize:now:)`) yield between them.
