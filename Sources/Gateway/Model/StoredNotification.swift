@@ -1,0 +1,94 @@
+/// A notification's id: a UUID, lowercase.
+public typealias NotificationID = String
+
+/// Where a notification is in its life.
+///
+/// ```
+///  created, send-at in the future          created (or send-at reached)
+///             |                                      |
+///             v              send-at <= now          v
+///         scheduled -------------------------->  sending --(expanded, nothing pending)--> done
+///             |                                      |
+///             +-------------- cancel ----------------+------> cancelled
+/// ```
+public enum NotificationState: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case scheduled, sending, done, cancelled
+
+    public var description: String { rawValue }
+}
+
+/// Deliveries of one notification by outcome. `failed` counts final failures only; a delivery
+/// waiting for a retry is `pending`.
+public struct NotificationCounts: Sendable, Hashable {
+    public var succeeded = 0
+    public var failed = 0
+    public var pending = 0
+    public var cancelled = 0
+    /// Final failures by APNs reason (or the transport's, for a retry cap reached without one).
+    public var byReason: [String: Int] = [:]
+
+    public init(
+        succeeded: Int = 0, failed: Int = 0, pending: Int = 0, cancelled: Int = 0, byReason: [String: Int] = [:]
+    ) {
+        self.succeeded = succeeded
+        self.failed = failed
+        self.pending = pending
+        self.cancelled = cancelled
+        self.byReason = byReason
+    }
+}
+
+/// A notification as stored: the request, its state, and how far its recipients were expanded.
+public struct StoredNotification: Sendable, Hashable {
+    public var id: NotificationID
+    public var request: NotificationRequest
+    public var state: NotificationState
+    public var createdAt: Int
+    /// Delivery rows made so far.
+    public var recipients: Int
+    /// True once every recipient has its delivery row.
+    public var expanded: Bool
+
+    public init(
+        id: NotificationID, request: NotificationRequest, state: NotificationState, createdAt: Int, recipients: Int,
+        expanded: Bool
+    ) {
+        self.id = id
+        self.request = request
+        self.state = state
+        self.createdAt = createdAt
+        self.recipients = recipients
+        self.expanded = expanded
+    }
+}
+
+/// What `createNotification` did.
+public struct NotificationCreation: Sendable, Hashable {
+    public var notification: StoredNotification
+    /// False when the idempotency key named an existing notification, which is returned unchanged.
+    public var created: Bool
+
+    public init(notification: StoredNotification, created: Bool) {
+        self.notification = notification
+        self.created = created
+    }
+}
+
+/// What one `expandNotification` call did.
+public struct ExpansionProgress: Sendable, Hashable {
+    /// Delivery rows made by this call.
+    public var inserted: Int
+    /// Chunks (transactions) this call committed.
+    public var chunks: Int
+    /// Delivery rows of the notification in all.
+    public var recipients: Int
+    /// Every recipient has its row (or the notification is not sending: nothing to do).
+    public var finished: Bool
+
+    public init(inserted: Int, chunks: Int, recipients: Int, finished: Bool) {
+        self.inserted = inserted
+        self.chunks = chunks
+        self.recipients = recipients
+        self.finished = finished
+    }
+}

@@ -1,0 +1,135 @@
+// The gateway's durable state behind one protocol with two implementations: `SQLiteGatewayStore`
+// (the embedded default) and `InMemoryGatewayStore` (tests, and a twin whose answers the SQLite one
+// must match); PostgreSQL (issue 13) is the third. One test suite runs against every implementation
+// (Tests/GatewayTests). docs/GATEWAY.md has the schema and the delivery state machine.
+//
+// Threading rule: the protocol is `async` because PostgreSQL's calls go over the network and must
+// suspend, not block a thread. The SQLite store suspends its callers too: each call runs on the
+// store's own thread (an `EventLoop`) for one short transaction and resumes the caller's
+// continuation, so no caller's thread (the cooperative pool's, an event loop's) waits on the disk. Long work is cut into bounded
+// calls (expansion by chunks, claims and outcomes by batch), so no call holds the connection for
+// long and no call needs memory in proportion to a fan-out; loops over many calls
+// (`expandNotification`'s chunks, `importDevices(_:batchSize:now:)`) yield between them.
+//
+// Times are milliseconds since 1970, always passed in (`now:`), so tests drive a clock.
+import APNs
+import Storage
+
+/// Everything the gateway keeps across restarts.
+public typealias GatewayStore = DeviceStore & LiveActivityStore & APIKeyStore & NotificationStore & DeliveryStore
+
+/// Why a store call failed.
+public enum GatewayStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The database failed (I/O, a full disk, a locked or corrupt file).
+    case storage(SQLiteError)
+    /// A stored value cannot be read back (a row changed outside Herald): the table, column and value.
+    case corrupt(table: String, column: String, value: String)
+    /// No notification with this id.
+    case unknownNotification(NotificationID)
+    /// A value the store cannot keep (an empty tag, a batch too large, ...).
+    case invalid(FieldError)
+
+    public var description: String {
+        switch self {
+        case .storage(let error): "\(error)"
+        case .corrupt(let table, let column, let value): "\(table).\(column) holds '\(value)', which Herald cannot read"
+        case .unknownNotification(let id): "no notification '\(id)'"
+        case .invalid(let error): "\(error)"
+        }
+    }
+}
+
+/// Devices: what apps upload on every launch.
+public protocol DeviceStore: Sendable {
+    /// Stores the registration at `now`: a new device, or the same token again, which replaces the
+    /// user, tags, locale and app version, refreshes `registeredAt` and makes the token active again
+    /// (a pruned token the app still uploads has been issued again).
+    func upsertDevice(_ registration: DeviceRegistration, now: Int) async throws(GatewayStoreError) -> Device
+    func device(bundleID: String, token: DeviceToken) async throws(GatewayStoreError) -> Device?
+    /// Forgets the device; false when there was none.
+    func deleteDevice(bundleID: String, token: DeviceToken) async throws(GatewayStoreError) -> Bool
+    /// The user's devices, whatever their status, in registration order.
+    func devices(bundleID: String, user: String) async throws(GatewayStoreError) -> [Device]
+    /// Upserts every registration in one transaction (`importDevices(_:batchSize:now:)` cuts a long
+    /// sequence into such batches).
+    func importDevices(_ batch: [DeviceRegistration], now: Int) async throws(GatewayStoreError)
+    /// Devices of the app by status.
+    func deviceCounts(bundleID: String) async throws(GatewayStoreError) -> [TokenStatus: Int]
+}
+
+/// Live Activity tokens: push-to-start tokens per user and attributes type, update tokens per activity.
+public protocol LiveActivityStore: Sendable {
+    /// Stores the token at `now` (a known token is replaced, refreshed and made active again).
+    func upsertPushToStartToken(
+        bundleID: String, token: DeviceToken, environment: Environment, user: String?, attributesType: String, now: Int
+    ) async throws(GatewayStoreError) -> PushToStartToken
+    /// The user's push-to-start tokens, whatever their status.
+    func pushToStartTokens(bundleID: String, user: String) async throws(GatewayStoreError) -> [PushToStartToken]
+    func deletePushToStartToken(bundleID: String, token: DeviceToken) async throws(GatewayStoreError) -> Bool
+    /// Stores the activity's update token at `now`, replacing the one before.
+    func upsertActivityToken(
+        bundleID: String, activityID: String, token: DeviceToken, environment: Environment, user: String?, now: Int
+    ) async throws(GatewayStoreError) -> ActivityToken
+    func activityToken(bundleID: String, activityID: String) async throws(GatewayStoreError) -> ActivityToken?
+    func deleteActivityToken(bundleID: String, activityID: String) async throws(GatewayStoreError) -> Bool
+    /// Carries out `action` (from `PruneRule`) on the token of `kind` (device, activity or
+    /// push-to-start) with this hex; true when a token changed status.
+    func prune(_ action: PruneAction, bundleID: String, kind: Delivery.Kind, token: String)
+        async throws(GatewayStoreError)
+        -> Bool
+}
+
+/// API keys, kept as SHA-256 digests of their secrets.
+public protocol APIKeyStore: Sendable {
+    func insertAPIKey(_ key: APIKey, secretHash: [UInt8]) async throws(GatewayStoreError)
+    /// The key whose secret has this digest, unless revoked.
+    func apiKey(secretHash: [UInt8]) async throws(GatewayStoreError) -> APIKey?
+    /// Every key, revoked ones included, in creation order.
+    func apiKeys() async throws(GatewayStoreError) -> [APIKey]
+    /// False when no live key has this id.
+    func revokeAPIKey(id: String, now: Int) async throws(GatewayStoreError) -> Bool
+}
+
+/// Notifications: created, expanded into delivery rows, counted, cancelled.
+public protocol NotificationStore: Sendable {
+    /// Records the notification under `id` (state `scheduled` when `sendAt` is after `now`, else
+    /// `sending`) without expanding it. With an idempotency key already used for the app, returns
+    /// that notification and records nothing.
+    func createNotification(_ request: NotificationRequest, id: NotificationID, now: Int)
+        async throws(GatewayStoreError)
+        -> NotificationCreation
+    func notification(id: NotificationID) async throws(GatewayStoreError) -> StoredNotification?
+    /// Makes delivery rows for the next recipients of a `sending` notification, `chunkSize` per
+    /// transaction, at most `maximumChunks` transactions. Each transaction records how far it got, so
+    /// an expansion cut short (a crash, or the limit) resumes where it stopped and never makes a row
+    /// twice. Memory is bounded by `chunkSize`, not by the number of recipients.
+    func expandNotification(id: NotificationID, chunkSize: Int, maximumChunks: Int, now: Int)
+        async throws(GatewayStoreError) -> ExpansionProgress
+    /// Moves `scheduled` notifications whose `sendAt` has come to `sending`; returns their ids. Each
+    /// id is returned by one call only (PostgreSQL: to one process only).
+    func startDueNotifications(now: Int, limit: Int) async throws(GatewayStoreError) -> [NotificationID]
+    /// `sending` notifications not yet fully expanded (after a restart: the ones to resume).
+    func notificationsToExpand(limit: Int) async throws(GatewayStoreError) -> [NotificationID]
+    func counts(id: NotificationID) async throws(GatewayStoreError) -> NotificationCounts
+    /// Cancels what is not yet sent: pending deliveries become `cancelled`, expansion stops, the
+    /// notification is `cancelled`. A finished notification is returned unchanged.
+    func cancelNotification(id: NotificationID, now: Int) async throws(GatewayStoreError) -> StoredNotification
+}
+
+/// The delivery queue: claimed in batches under a lease, outcomes recorded in batches.
+public protocol DeliveryStore: Sendable {
+    /// Claims up to `limit` due deliveries (pending, `nextAttemptAt <= now`) for `claimer` until
+    /// `now + leaseMilliseconds`. A claimed row is not due again until its lease runs out; then any
+    /// claimer may take it. Oldest due first.
+    func claimDeliveries(limit: Int, claimer: String, leaseMilliseconds: Int, now: Int) async throws(GatewayStoreError)
+        -> DeliveryClaim
+    /// Records outcomes in one transaction: success and final failure end a delivery (a failure
+    /// applies the pruning rule to its token), a retryable one schedules the next attempt by
+    /// `backoff` or, past its cap, fails. Outcomes for deliveries no longer pending are ignored.
+    /// A notification whose deliveries are all done becomes `done`.
+    func recordOutcomes(_ outcomes: [DeliveryOutcome], backoff: DeliveryBackoff, now: Int)
+        async throws(GatewayStoreError)
+    /// The notification's deliveries after `cursor` (nil: from the first), `limit` at most.
+    func deliveries(notificationID: NotificationID, after cursor: Int?, limit: Int) async throws(GatewayStoreError)
+        -> DeliveryPage
+}

@@ -1,0 +1,266 @@
+import APNs
+
+extension InMemoryGatewayStore {
+    public func createNotification(_ request: NotificationRequest, id: NotificationID, now: Int)
+        async throws(GatewayStoreError) -> NotificationCreation
+    {
+        state.withLock { state in
+            let key = request.idempotencyKey.map { TokenKey(bundleID: request.bundleID, token: $0) }
+            if let key, let existing = state.idempotencyKeys[key], let entry = state.notifications[existing] {
+                return NotificationCreation(notification: entry.notification, created: false)
+            }
+            var request = request
+            request.to = request.to.normalized
+            let notification = StoredNotification(
+                id: id, request: request, state: (request.sendAt ?? now) > now ? .scheduled : .sending, createdAt: now,
+                recipients: 0, expanded: false)
+            state.notifications[id] = NotificationEntry(notification: notification)
+            state.notificationOrder.append(id)
+            if let key { state.idempotencyKeys[key] = id }
+            return NotificationCreation(notification: notification, created: true)
+        }
+    }
+
+    public func notification(id: NotificationID) async throws(GatewayStoreError) -> StoredNotification? {
+        state.withLock { $0.notifications[id]?.notification }
+    }
+
+    public func expandNotification(id: NotificationID, chunkSize: Int, maximumChunks: Int, now: Int)
+        async throws(GatewayStoreError) -> ExpansionProgress
+    {
+        let chunkSize = StoreLimits.clamp(chunkSize)
+        var progress = ExpansionProgress(inserted: 0, chunks: 0, recipients: 0, finished: false)
+        while progress.chunks < maximumChunks {
+            // A chunk runs without suspending; between chunks other tasks get the thread.
+            if progress.chunks > 0 { await Task.yield() }
+            let step = try state.withLock { state throws(GatewayStoreError) in
+                try state.expandChunk(id: id, chunkSize: chunkSize, now: now)
+            }
+            progress.recipients = step.recipients
+            guard let inserted = step.inserted else {
+                progress.finished = true
+                break
+            }
+            progress.inserted += inserted
+            progress.chunks += 1
+            if step.finished {
+                progress.finished = true
+                break
+            }
+        }
+        return progress
+    }
+
+    public func startDueNotifications(now: Int, limit: Int) async throws(GatewayStoreError) -> [NotificationID] {
+        state.withLock { state in
+            let due = state.notificationOrder.compactMap { state.notifications[$0]?.notification }
+                .filter { $0.state == .scheduled && ($0.request.sendAt ?? 0) <= now }
+                .sorted { ($0.request.sendAt ?? 0) < ($1.request.sendAt ?? 0) }
+                .prefix(StoreLimits.clamp(limit))
+            for notification in due { state.notifications[notification.id]?.notification.state = .sending }
+            return due.map(\.id)
+        }
+    }
+
+    public func notificationsToExpand(limit: Int) async throws(GatewayStoreError) -> [NotificationID] {
+        state.withLock { state in
+            Array(
+                state.notificationOrder.filter { id in
+                    state.notifications[id].map { $0.notification.state == .sending && !$0.notification.expanded }
+                        ?? false
+                }.prefix(StoreLimits.clamp(limit)))
+        }
+    }
+
+    public func counts(id: NotificationID) async throws(GatewayStoreError) -> NotificationCounts {
+        try state.withLock { state throws(GatewayStoreError) in
+            guard let entry = state.notifications[id] else { throw .unknownNotification(id) }
+            var counts = entry.counts
+            for deliveryID in entry.deliveryIDs {
+                let delivery = state.deliveries[deliveryID - 1]
+                if delivery.status == .failed, let reason = delivery.reason { counts.byReason[reason, default: 0] += 1 }
+            }
+            return counts
+        }
+    }
+
+    public func cancelNotification(id: NotificationID, now: Int) async throws(GatewayStoreError) -> StoredNotification {
+        try state.withLock { state throws(GatewayStoreError) in
+            guard var entry = state.notifications[id] else { throw .unknownNotification(id) }
+            guard entry.notification.state == .scheduled || entry.notification.state == .sending else {
+                return entry.notification
+            }
+            for deliveryID in entry.deliveryIDs where state.deliveries[deliveryID - 1].status == .pending {
+                state.deliveries[deliveryID - 1].status = .cancelled
+                state.deliveries[deliveryID - 1].claimedBy = nil
+                state.deliveries[deliveryID - 1].claimedUntil = nil
+                entry.counts.pending -= 1
+                entry.counts.cancelled += 1
+            }
+            entry.notification.state = .cancelled
+            state.notifications[id] = entry
+            return entry.notification
+        }
+    }
+
+    // MARK: - Deliveries
+
+    public func claimDeliveries(limit: Int, claimer: String, leaseMilliseconds: Int, now: Int)
+        async throws(GatewayStoreError) -> DeliveryClaim
+    {
+        state.withLock { state in
+            let until = now + max(0, leaseMilliseconds)
+            let due = state.deliveries.filter { $0.status == .pending && $0.nextAttemptAt <= now }
+                .sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
+                .prefix(StoreLimits.clamp(limit))
+            var claimed: [Delivery] = []
+            var notifications: [NotificationID: StoredNotification] = [:]
+            for delivery in due.sorted(by: { $0.id < $1.id }) {
+                state.deliveries[delivery.id - 1].claimedBy = claimer
+                state.deliveries[delivery.id - 1].claimedUntil = until
+                state.deliveries[delivery.id - 1].nextAttemptAt = until
+                claimed.append(state.deliveries[delivery.id - 1])
+                notifications[delivery.notificationID] = state.notifications[delivery.notificationID]?.notification
+            }
+            return DeliveryClaim(deliveries: claimed, notifications: notifications)
+        }
+    }
+
+    public func recordOutcomes(_ outcomes: [DeliveryOutcome], backoff: DeliveryBackoff, now: Int)
+        async throws(GatewayStoreError)
+    {
+        state.withLock { state in
+            var touched = Set<NotificationID>()
+            for outcome in outcomes {
+                guard outcome.deliveryID >= 1, outcome.deliveryID <= state.deliveries.count else { continue }
+                let delivery = state.deliveries[outcome.deliveryID - 1]
+                guard delivery.status == .pending, let entry = state.notifications[delivery.notificationID] else {
+                    continue
+                }
+                let request = entry.notification.request
+                let (next, prune) = delivery.applying(outcome.result, backoff: backoff, topic: request.topic, now: now)
+                state.deliveries[next.id - 1] = next
+                if next.status != .pending {
+                    state.notifications[next.notificationID]?.counts.pending -= 1
+                    state.notifications[next.notificationID]?.counts.count(next.status)
+                }
+                touched.insert(next.notificationID)
+                if let prune {
+                    _ = state.prune(prune, bundleID: request.bundleID, kind: next.kind, token: next.recipient)
+                }
+            }
+            for id in touched { state.finishIfDone(id) }
+        }
+    }
+
+    public func deliveries(notificationID: NotificationID, after cursor: Int?, limit: Int)
+        async throws(GatewayStoreError) -> DeliveryPage
+    {
+        state.withLock { state in
+            let limit = StoreLimits.clamp(limit)
+            let ids = (state.notifications[notificationID]?.deliveryIDs ?? []).filter { $0 > (cursor ?? 0) }.prefix(
+                limit + 1)
+            let page = ids.prefix(limit).map { state.deliveries[$0 - 1] }
+            return DeliveryPage(deliveries: page, nextCursor: ids.count > limit ? page.last?.id : nil)
+        }
+    }
+}
+
+extension InMemoryGatewayStore.State {
+    mutating func finishIfDone(_ id: NotificationID) {
+        guard let entry = notifications[id], entry.notification.state == .sending, entry.notification.expanded,
+            entry.counts.pending == 0
+        else { return }
+        notifications[id]?.notification.state = .done
+    }
+
+    /// One expansion chunk, as `SQLiteGatewayStore`'s: rows made (nil: nothing to do), recipients, done.
+    mutating func expandChunk(id: NotificationID, chunkSize: Int, now: Int) throws(GatewayStoreError)
+        -> (inserted: Int?, recipients: Int, finished: Bool)
+    {
+        guard var entry = notifications[id] else { throw .unknownNotification(id) }
+        guard entry.notification.state == .sending, !entry.notification.expanded else {
+            return (nil, entry.notification.recipients, true)
+        }
+        let request = entry.notification.request
+        var rows: [ExpansionRow] = []
+        var cursor = entry.cursor
+        var finished = false
+        func scanDevices(_ matches: (Device) -> Bool) {
+            var seq = cursor
+            while rows.count < chunkSize, seq < devices.count {
+                seq += 1
+                guard let device = devices[seq - 1], device.bundleID == request.bundleID, device.status == .active,
+                    matches(device)
+                else { continue }
+                rows.append(
+                    ExpansionRow(
+                        cursor: seq, kind: .device, recipient: device.token.hex, environment: device.environment))
+            }
+            finished = rows.count < chunkSize  // as SQLite decides: a full chunk may have more after it
+            cursor = rows.last?.cursor ?? seq
+        }
+        switch request.to {
+        case .tags(let tags):
+            let wanted = Set(tags)
+            scanDevices { !wanted.isDisjoint(with: $0.tags) }
+        case .users(let users):
+            let wanted = Set(users)
+            scanDevices { $0.user.map(wanted.contains) ?? false }
+        case .pushToStart(let users, let type):
+            let wanted = Set(users)
+            var seq = cursor
+            while rows.count < chunkSize, seq < pushToStart.count {
+                seq += 1
+                guard let token = pushToStart[seq - 1], token.bundleID == request.bundleID, token.status == .active,
+                    token.attributesType == type, token.user.map(wanted.contains) ?? false
+                else { continue }
+                rows.append(
+                    ExpansionRow(
+                        cursor: seq, kind: .pushToStart, recipient: token.token.hex, environment: token.environment))
+            }
+            finished = rows.count < chunkSize
+            cursor = rows.last?.cursor ?? seq
+        case .tokens(let tokens):
+            let end = min(tokens.count, cursor + chunkSize)
+            for position in cursor..<max(cursor, end) {
+                let key = InMemoryGatewayStore.TokenKey(bundleID: request.bundleID, token: tokens[position].hex)
+                let known = deviceSeqs[key].flatMap { devices[$0 - 1] }
+                if let known, known.status != .active { continue }
+                rows.append(
+                    ExpansionRow(
+                        cursor: position + 1, kind: .device, recipient: tokens[position].hex,
+                        environment: known?.environment ?? request.environment))
+            }
+            cursor = max(cursor, end)
+            finished = end >= tokens.count
+        case .activity(let activityID):
+            if let token = activities[InMemoryGatewayStore.TokenKey(bundleID: request.bundleID, token: activityID)],
+                token.status == .active
+            {
+                rows.append(
+                    ExpansionRow(cursor: 1, kind: .activity, recipient: token.token.hex, environment: token.environment)
+                )
+            }
+            (cursor, finished) = (1, true)
+        case .channel(let channel):
+            rows.append(
+                ExpansionRow(cursor: 1, kind: .channel, recipient: channel.value, environment: request.environment))
+            (cursor, finished) = (1, true)
+        }
+        for row in rows {
+            let delivery = Delivery(
+                id: deliveries.count + 1, notificationID: id, kind: row.kind, recipient: row.recipient,
+                environment: row.environment, apnsID: APNsID.random(), nextAttemptAt: now)
+            deliveries.append(delivery)
+            entry.deliveryIDs.append(delivery.id)
+        }
+        entry.cursor = cursor
+        entry.notification.expanded = finished
+        entry.notification.recipients += rows.count
+        entry.counts.pending += rows.count
+        notifications[id] = entry
+        finishIfDone(id)
+        return (rows.count, entry.notification.recipients, finished)
+    }
+}

@@ -1,0 +1,135 @@
+// The delivery queue. A claim is one UPDATE ... RETURNING: it takes the oldest due pending rows and
+// moves their next_attempt_at to the end of the lease, so a claimed row is not due again until the
+// lease runs out (a worker that died leaves its rows to be claimed again, same apns-id). PostgreSQL
+// runs the same statement with FOR UPDATE SKIP LOCKED in the inner SELECT (docs/GATEWAY.md).
+import APNs
+import Storage
+
+extension SQLiteGatewayStore {
+    static let deliveryColumns = """
+        seq, notification_id, kind, recipient, environment, apns_id, status, reason, attempts, next_attempt_at,
+        last_attempt_at, apns_unique_id, claimed_by, claimed_until
+        """
+
+    /// Claims the oldest due rows: parameters claimer, claimed-until (twice), now, limit.
+    static let claimSQL = """
+        UPDATE deliveries SET claimed_by = ?, claimed_until = ?, next_attempt_at = ?
+            WHERE seq IN (SELECT seq FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?
+                          ORDER BY next_attempt_at, seq LIMIT ?)
+            RETURNING \(deliveryColumns)
+        """
+
+    public func claimDeliveries(limit: Int, claimer: String, leaseMilliseconds: Int, now: Int)
+        async throws(GatewayStoreError) -> DeliveryClaim
+    {
+        try await inTransaction { database in
+            let until = now + max(0, leaseMilliseconds)
+            var deliveries = try database.select(
+                Self.claimSQL,
+                [.text(claimer), .integer(until), .integer(until), .integer(now), .integer(StoreLimits.clamp(limit))],
+                table: "deliveries", Self.readDelivery)
+            deliveries.sort { $0.id < $1.id }
+            var notifications: [NotificationID: StoredNotification] = [:]
+            for id in Set(deliveries.map(\.notificationID)) {
+                notifications[id] = try Self.notifications(where: "id = ?", [.text(id)], in: database).first
+            }
+            return DeliveryClaim(deliveries: deliveries, notifications: notifications)
+        }
+    }
+
+    public func recordOutcomes(_ outcomes: [DeliveryOutcome], backoff: DeliveryBackoff, now: Int)
+        async throws(GatewayStoreError)
+    {
+        try await inTransaction { database in
+            var notifications: [NotificationID: StoredNotification] = [:]
+            var changes: [NotificationID: NotificationCounts] = [:]
+            for outcome in outcomes {
+                guard
+                    let delivery = try database.select(
+                        "SELECT \(Self.deliveryColumns) FROM deliveries WHERE seq = ? AND status = 'pending'",
+                        [.integer(outcome.deliveryID)], table: "deliveries", Self.readDelivery
+                    ).first
+                else { continue }
+                if notifications[delivery.notificationID] == nil {
+                    notifications[delivery.notificationID] = try Self.notifications(
+                        where: "id = ?", [.text(delivery.notificationID)], in: database
+                    ).first
+                }
+                guard let notification = notifications[delivery.notificationID] else { continue }
+                let (next, prune) = delivery.applying(
+                    outcome.result, backoff: backoff, topic: notification.request.topic, now: now)
+                try database.run(
+                    """
+                    UPDATE deliveries SET status = ?, reason = ?, attempts = ?, next_attempt_at = ?, last_attempt_at = ?,
+                        apns_unique_id = ?, claimed_by = NULL, claimed_until = NULL
+                        WHERE seq = ?
+                    """,
+                    [
+                        .text(next.status.rawValue), SQLiteValue(next.reason), .integer(next.attempts),
+                        .integer(next.nextAttemptAt), SQLiteValue(next.lastAttemptAt), SQLiteValue(next.apnsUniqueID),
+                        .integer(next.id),
+                    ])
+                changes[next.notificationID, default: NotificationCounts()].count(next.status)
+                if let prune {
+                    _ = try Self.prune(
+                        prune, bundleID: notification.request.bundleID, kind: next.kind, token: next.recipient,
+                        in: database)
+                }
+            }
+            for (id, change) in changes {
+                try database.run(
+                    """
+                    UPDATE notifications SET pending = pending - ?, succeeded = succeeded + ?, failed = failed + ?
+                        WHERE id = ?
+                    """,
+                    [
+                        .integer(change.succeeded + change.failed), .integer(change.succeeded), .integer(change.failed),
+                        .text(id),
+                    ])
+                try database.run(
+                    "UPDATE notifications SET state = 'done' WHERE id = ? AND state = 'sending' AND expanded = 1 AND pending = 0",
+                    [.text(id)])
+            }
+        }
+    }
+
+    public func deliveries(notificationID: NotificationID, after cursor: Int?, limit: Int)
+        async throws(GatewayStoreError) -> DeliveryPage
+    {
+        try await withDatabase { database in
+            let limit = StoreLimits.clamp(limit)
+            // One row more than asked says whether there is a next page.
+            let rows = try database.select(
+                "SELECT \(Self.deliveryColumns) FROM deliveries WHERE notification_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                [.text(notificationID), .integer(cursor ?? 0), .integer(limit + 1)], table: "deliveries",
+                Self.readDelivery)
+            let page = Array(rows.prefix(limit))
+            return DeliveryPage(deliveries: page, nextCursor: rows.count > limit ? page.last?.id : nil)
+        }
+    }
+
+    static func readDelivery(_ row: SQLiteRowReader) throws(GatewayStoreError) -> Delivery {
+        let apnsID = try row.string(5, "apns_id")
+        let id: APNsID
+        do { id = try APNsID(apnsID) } catch { throw row.corrupt("apns_id", apnsID) }
+        return Delivery(
+            id: try row.int(0, "seq"), notificationID: try row.string(1, "notification_id"),
+            kind: try row.value(2, "kind"),
+            recipient: try row.string(3, "recipient"), environment: try row.value(4, "environment"), apnsID: id,
+            status: try row.value(6, "status"), reason: row.optionalString(7), attempts: try row.int(8, "attempts"),
+            nextAttemptAt: try row.int(9, "next_attempt_at"), lastAttemptAt: row.optionalInt(10),
+            apnsUniqueID: row.optionalString(11), claimedBy: row.optionalString(12), claimedUntil: row.optionalInt(13))
+    }
+}
+
+extension NotificationCounts {
+    /// Counts one delivery that ended (or is still pending) with `status`.
+    mutating func count(_ status: Delivery.Status) {
+        switch status {
+        case .pending: break
+        case .succeeded: succeeded += 1
+        case .failed: failed += 1
+        case .cancelled: cancelled += 1
+        }
+    }
+}

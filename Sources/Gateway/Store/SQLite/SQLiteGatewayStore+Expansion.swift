@@ -1,0 +1,190 @@
+// Expansion: a notification's recipients become delivery rows, one chunk per transaction. The
+// cursor (the last device seq expanded, or the position in a token list) is written in the same
+// transaction as the chunk's rows, so a crash loses at most a chunk that was never committed and
+// a resumed expansion starts after the last one that was. Recipients are read `chunkSize` at a
+// time by the cursor, never all at once.
+import APNs
+import Storage
+
+extension SQLiteGatewayStore {
+    public func expandNotification(id: NotificationID, chunkSize: Int, maximumChunks: Int, now: Int)
+        async throws(GatewayStoreError) -> ExpansionProgress
+    {
+        let chunkSize = StoreLimits.clamp(chunkSize)
+        var progress = ExpansionProgress(inserted: 0, chunks: 0, recipients: 0, finished: false)
+        while progress.chunks < maximumChunks {
+            // A chunk runs without suspending; between chunks other tasks get the thread.
+            if progress.chunks > 0 { await Task.yield() }
+            let step = try await inTransaction { database in
+                try Self.expandChunk(id: id, chunkSize: chunkSize, now: now, in: database)
+            }
+            progress.recipients = step.recipients
+            guard let inserted = step.inserted else {
+                progress.finished = true
+                break
+            }
+            progress.inserted += inserted
+            progress.chunks += 1
+            if step.finished {
+                progress.finished = true
+                break
+            }
+        }
+        return progress
+    }
+
+    /// One chunk: rows made (nil when there was nothing to do), recipients in all, whether done.
+    private static func expandChunk(id: NotificationID, chunkSize: Int, now: Int, in database: SQLiteDatabase) throws
+        -> (inserted: Int?, recipients: Int, finished: Bool)
+    {
+        let rows = try database.select(
+            """
+            SELECT state, expanded, expansion_cursor, to_kind, to_values, to_detail, bundle_id, environment, recipients
+                FROM notifications WHERE id = ?
+            """, [.text(id)], table: "notifications"
+        ) { row throws(GatewayStoreError) in
+            (
+                state: try row.value(0, "state", as: NotificationState.self), expanded: try row.int(1, "expanded") != 0,
+                cursor: try row.int(2, "expansion_cursor"), kind: try row.string(3, "to_kind"),
+                values: try row.string(4, "to_values"), detail: row.optionalString(5),
+                bundleID: try row.string(6, "bundle_id"),
+                environment: try row.value(7, "environment", as: Environment.self),
+                recipients: try row.int(8, "recipients")
+            )
+        }
+        guard let notification = rows.first else { throw GatewayStoreError.unknownNotification(id) }
+        guard notification.state == .sending, !notification.expanded else {
+            return (nil, notification.recipients, true)
+        }
+        let chunk = try recipients(
+            kind: notification.kind, list: notification.values, detail: notification.detail,
+            bundleID: notification.bundleID, environment: notification.environment, after: notification.cursor,
+            limit: chunkSize, in: database)
+        for recipient in chunk.rows {
+            try database.run(
+                """
+                INSERT INTO deliveries (notification_id, kind, recipient, environment, apns_id, status, next_attempt_at)
+                    VALUES (?, ?, ?, ?, ?, 'pending', ?)
+                """,
+                [
+                    .text(id), .text(recipient.kind.rawValue), .text(recipient.recipient),
+                    .text(recipient.environment.rawValue), .text(APNsID.random().value), .integer(now),
+                ])
+        }
+        let count = chunk.rows.count
+        try database.run(
+            """
+            UPDATE notifications SET expansion_cursor = ?, expanded = ?, recipients = recipients + ?,
+                pending = pending + ?, state = CASE WHEN ? = 1 AND pending + ? = 0 THEN 'done' ELSE state END
+                WHERE id = ?
+            """,
+            [
+                .integer(chunk.cursor), .integer(chunk.finished ? 1 : 0), .integer(count), .integer(count),
+                .integer(chunk.finished ? 1 : 0), .integer(count), .text(id),
+            ])
+        return (count, notification.recipients + count, chunk.finished)
+    }
+
+    /// The next recipients after `cursor`, at most `limit`, the cursor after them, and whether none are left.
+    private static func recipients(
+        kind: String, list: String, detail: String?, bundleID: String, environment: Environment, after cursor: Int,
+        limit: Int, in database: SQLiteDatabase
+    ) throws -> (rows: [ExpansionRow], cursor: Int, finished: Bool) {
+        guard let values = NotificationRequest.Recipients.decodeList(list) else {
+            throw GatewayStoreError.corrupt(table: "notifications", column: "to_values", value: list)
+        }
+        switch kind {
+        case "tags", "users", "push-to-start":
+            let (table, rowKind): (String, Delivery.Kind) =
+                kind == "push-to-start" ? ("push_to_start_tokens", .pushToStart) : ("devices", .device)
+            var parameters: [SQLiteValue] = [.text(bundleID), .integer(cursor), .text(list), .integer(limit)]
+            if kind == "push-to-start" { parameters.append(SQLiteValue(detail)) }
+            let rows = try database.select(expansionSQL(kind), parameters, table: table) {
+                row throws(GatewayStoreError) in
+                ExpansionRow(
+                    cursor: try row.int(0, "seq"), kind: rowKind, recipient: try row.string(1, "token"),
+                    environment: try row.value(2, "environment"))
+            }
+            return (rows, rows.last?.cursor ?? cursor, rows.count < limit)
+        case "tokens":
+            let end = min(values.count, cursor + limit)
+            var rows: [ExpansionRow] = []
+            for position in cursor..<max(cursor, end) {
+                let known = try database.select(
+                    "SELECT environment, status FROM devices WHERE bundle_id = ? AND token = ?",
+                    [.text(bundleID), .text(values[position])], table: "devices"
+                ) { row throws(GatewayStoreError) in
+                    (
+                        try row.value(0, "environment", as: Environment.self),
+                        try row.value(1, "status", as: TokenStatus.self)
+                    )
+                }.first
+                if let known, known.1 != .active { continue }
+                rows.append(
+                    ExpansionRow(
+                        cursor: position + 1, kind: .device, recipient: values[position],
+                        environment: known?.0 ?? environment))
+            }
+            return (rows, max(cursor, end), end >= values.count)
+        case "activity":
+            let rows = try database.select(
+                "SELECT token, environment FROM activity_tokens WHERE bundle_id = ? AND activity_id = ? AND status = 'active'",
+                [.text(bundleID), .text(values.first ?? "")], table: "activity_tokens"
+            ) { row throws(GatewayStoreError) in
+                ExpansionRow(
+                    cursor: 1, kind: .activity, recipient: try row.string(0, "token"),
+                    environment: try row.value(1, "environment"))
+            }
+            return (rows, 1, true)
+        case "channel":
+            return (
+                [ExpansionRow(cursor: 1, kind: .channel, recipient: values.first ?? "", environment: environment)], 1,
+                true
+            )
+        default:
+            throw GatewayStoreError.corrupt(table: "notifications", column: "to_kind", value: kind)
+        }
+    }
+}
+
+extension SQLiteGatewayStore {
+    /// The query that reads the next chunk of recipients of `kind` (tags, users or push-to-start)
+    /// after a cursor: parameters ?1 bundle id, ?2 cursor, ?3 the JSON list, ?4 limit, ?5 the
+    /// attributes type (push-to-start). Tags walk the app's devices in seq order from the cursor
+    /// and sort nothing (a tag may cover them all); users and push-to-start look each listed user
+    /// up by index first and sort only those users' rows. A test checks the plans.
+    static func expansionSQL(_ kind: String) -> String {
+        switch kind {
+        case "tags":
+            """
+            SELECT d.seq, d.token, d.environment FROM devices d
+                WHERE d.bundle_id = ?1 AND d.seq > ?2 AND d.status = 'active'
+                    AND EXISTS (SELECT 1 FROM device_tags t WHERE t.device_seq = d.seq
+                                AND t.tag IN (SELECT value FROM json_each(?3)))
+                ORDER BY d.seq LIMIT ?4
+            """
+        case "users":
+            """
+            SELECT d.seq, d.token, d.environment FROM json_each(?3) u
+                CROSS JOIN devices d ON d.bundle_id = ?1 AND d.user_id = u.value
+                WHERE d.seq > ?2 AND d.status = 'active'
+                ORDER BY d.seq LIMIT ?4
+            """
+        default:
+            """
+            SELECT d.seq, d.token, d.environment FROM json_each(?3) u
+                CROSS JOIN push_to_start_tokens d ON d.bundle_id = ?1 AND d.user_id = u.value AND d.attributes_type = ?5
+                WHERE d.seq > ?2 AND d.status = 'active'
+                ORDER BY d.seq LIMIT ?4
+            """
+        }
+    }
+}
+
+/// One recipient found by an expansion, with the cursor just past it.
+struct ExpansionRow {
+    var cursor: Int
+    var kind: Delivery.Kind
+    var recipient: String
+    var environment: Environment
+}

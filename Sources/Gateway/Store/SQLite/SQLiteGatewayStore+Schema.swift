@@ -1,0 +1,115 @@
+// The gateway's schema (docs/GATEWAY.md, "Schema"). Times are milliseconds since 1970; tokens are
+// lowercase hex. The SQL is kept to what PostgreSQL runs as well (modulo INTEGER PRIMARY KEY for
+// bigserial, BLOB for bytea, json_each for unnest): the PostgreSQL store will be the same tables.
+// Each version is one `SQLiteMigration`; add steps, never edit old ones.
+import Storage
+
+extension SQLiteGatewayStore {
+    static let migrations = [
+        SQLiteMigration(
+            "1: devices, live activity tokens, api keys, notifications, deliveries",
+            sql: """
+                CREATE TABLE devices (
+                    seq INTEGER PRIMARY KEY,  -- registration order; the expansion cursor
+                    bundle_id TEXT NOT NULL,
+                    token TEXT NOT NULL,
+                    environment TEXT NOT NULL CHECK (environment IN ('sandbox', 'production')),
+                    user_id TEXT, locale TEXT, app_version TEXT,
+                    registered_at INTEGER NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('active', 'unregistered', 'invalid')),
+                    status_reason TEXT,
+                    UNIQUE (bundle_id, token)
+                );
+                -- Expansion walks an app's devices in seq order from a cursor: without this index SQLite
+                -- would read all of them and sort them in a temporary tree at every chunk.
+                CREATE INDEX devices_by_app ON devices (bundle_id, seq);
+                CREATE INDEX devices_by_user ON devices (bundle_id, user_id) WHERE user_id IS NOT NULL;
+                CREATE TABLE device_tags (
+                    device_seq INTEGER NOT NULL REFERENCES devices(seq) ON DELETE CASCADE,
+                    tag TEXT NOT NULL,
+                    PRIMARY KEY (device_seq, tag)
+                ) WITHOUT ROWID;
+                CREATE TABLE push_to_start_tokens (
+                    seq INTEGER PRIMARY KEY,
+                    bundle_id TEXT NOT NULL,
+                    token TEXT NOT NULL,
+                    environment TEXT NOT NULL CHECK (environment IN ('sandbox', 'production')),
+                    user_id TEXT,
+                    attributes_type TEXT NOT NULL,
+                    registered_at INTEGER NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('active', 'unregistered', 'invalid')),
+                    status_reason TEXT,
+                    UNIQUE (bundle_id, token)
+                );
+                CREATE INDEX push_to_start_by_user ON push_to_start_tokens (bundle_id, user_id, attributes_type);
+                CREATE TABLE activity_tokens (
+                    seq INTEGER PRIMARY KEY,
+                    bundle_id TEXT NOT NULL,
+                    activity_id TEXT NOT NULL,
+                    token TEXT NOT NULL,
+                    environment TEXT NOT NULL CHECK (environment IN ('sandbox', 'production')),
+                    user_id TEXT,
+                    registered_at INTEGER NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('active', 'unregistered', 'invalid')),
+                    status_reason TEXT,
+                    UNIQUE (bundle_id, activity_id)
+                );
+                CREATE INDEX activity_tokens_by_token ON activity_tokens (bundle_id, token);
+                CREATE TABLE api_keys (
+                    seq INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    name TEXT NOT NULL,
+                    scope TEXT NOT NULL CHECK (scope IN ('admin', 'send', 'register')),
+                    bundle_id TEXT,  -- NULL: every app
+                    secret_hash BLOB NOT NULL UNIQUE,  -- SHA-256 of the secret
+                    created_at INTEGER NOT NULL,
+                    revoked_at INTEGER
+                );
+                CREATE TABLE notifications (
+                    seq INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    bundle_id TEXT NOT NULL,
+                    to_kind TEXT NOT NULL
+                        CHECK (to_kind IN ('tokens', 'users', 'tags', 'activity', 'push-to-start', 'channel')),
+                    to_values TEXT NOT NULL,  -- a JSON array of strings
+                    to_detail TEXT,           -- push-to-start: the attributes type
+                    push_type TEXT NOT NULL, priority INTEGER, expiration INTEGER, collapse_id TEXT,
+                    payload BLOB NOT NULL,
+                    environment TEXT NOT NULL CHECK (environment IN ('sandbox', 'production')),
+                    send_at INTEGER,
+                    idempotency_key TEXT,
+                    state TEXT NOT NULL CHECK (state IN ('scheduled', 'sending', 'done', 'cancelled')),
+                    created_at INTEGER NOT NULL,
+                    expansion_cursor INTEGER NOT NULL DEFAULT 0,  -- last device seq (or list position) expanded
+                    expanded INTEGER NOT NULL DEFAULT 0,
+                    recipients INTEGER NOT NULL DEFAULT 0,
+                    pending INTEGER NOT NULL DEFAULT 0,
+                    succeeded INTEGER NOT NULL DEFAULT 0,
+                    failed INTEGER NOT NULL DEFAULT 0,
+                    cancelled INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE UNIQUE INDEX notifications_by_idempotency_key ON notifications (bundle_id, idempotency_key)
+                    WHERE idempotency_key IS NOT NULL;
+                CREATE INDEX notifications_scheduled ON notifications (send_at) WHERE state = 'scheduled';
+                CREATE INDEX notifications_expanding ON notifications (seq) WHERE state = 'sending' AND expanded = 0;
+                CREATE TABLE deliveries (
+                    seq INTEGER PRIMARY KEY,  -- creation order; the listing cursor
+                    notification_id TEXT NOT NULL REFERENCES notifications(id),
+                    kind TEXT NOT NULL CHECK (kind IN ('device', 'activity', 'pushtostart', 'channel')),
+                    recipient TEXT NOT NULL,  -- token hex, or the channel id
+                    environment TEXT NOT NULL CHECK (environment IN ('sandbox', 'production')),
+                    apns_id TEXT NOT NULL,    -- fixed here: every attempt carries it
+                    status TEXT NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed', 'cancelled')),
+                    reason TEXT,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at INTEGER NOT NULL,  -- a claim moves it to the end of the lease
+                    last_attempt_at INTEGER,
+                    apns_unique_id TEXT,
+                    claimed_by TEXT,
+                    claimed_until INTEGER
+                );
+                CREATE INDEX deliveries_by_notification ON deliveries (notification_id, seq);
+                CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending';
+                """)
+    ]
+}
