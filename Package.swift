@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "Emulator", targets: ["Emulator"]),
         // The SQLite wrapper, for services built on Herald that keep their own state.
         .library(name: "Storage", targets: ["Storage"]),
+        // The provider gateway's model and store (its HTTP API and workers are still to come).
+        .library(name: "Gateway", targets: ["Gateway"]),
     ],
     targets: [
         // System library: OpenSSL 3 from Debian's libssl-dev.
