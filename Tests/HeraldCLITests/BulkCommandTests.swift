@@ -84,7 +84,7 @@ struct BulkCommandTests {
             (try? JSONValue(parsing: request.body))?.objectValue?["aps"]?.objectValue?["alert"]?.stringValue
         }
         #expect(alerts.sorted() == ["n4", "n5"])
-        #expect(process.stderr.contains("2 sent: 2 succeeded"))
+        #expect(process.stderr.contains("2 sent (reached APNs): 2 accepted"), "\(process.stderr)")
     }
 
     @Test func skipLinesNeedsRequests() async {
