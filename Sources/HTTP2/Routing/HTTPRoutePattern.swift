@@ -56,6 +56,14 @@ public struct HTTPRoutePattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The literals in place, parameters as nil: two patterns of one shape match the same paths.
+    var shape: [String?] {
+        segments.map {
+            if case .literal(let literal) = $0 { return literal }
+            return nil
+        }
+    }
+
     /// The parameters when `path` (decoded segments) matches, else nil.
     func match(_ path: [String]) -> [(String, String)]? {
         guard path.count == segments.count else { return nil }

@@ -30,7 +30,7 @@ public struct HTTPRouter<Handler> {
         let parsed = try HTTPRoutePattern(pattern)
         let method = method.uppercased()
         if routes[parsed.segments.count, default: []].contains(where: {
-            $0.method == method && $0.pattern.segments == parsed.segments
+            $0.method == method && $0.pattern.shape == parsed.shape
         }) {
             throw HTTPRouteError(pattern: pattern, rule: "\(method) is already routed for this pattern")
         }
