@@ -47,6 +47,14 @@ struct HTTP1ServerTests {
         #expect(handler.snapshot.requests == 2)
     }
 
+    /// curl's `--http2` over plain http asks to upgrade to h2c; the server answers in HTTP/1.1.
+    @Test func anUpgradeToH2cIsAnsweredInHTTP1() async throws {
+        try await withServer(handler: TestHandler(route: http1TestRoute), options: Self.options) { server in
+            let run = try await runCurl(["--http2", "-w", " %{http_version}", "http://127.0.0.1:\(server.port)/up"])
+            #expect(run.status == 0 && run.output == "GET /up 0 0 1.1", "\(run.output)")
+        }
+    }
+
     @Test(arguments: [
         (["--http1.1"], "1.1"),
         (["--http2"], "2"),
@@ -163,7 +171,8 @@ struct HTTP1ServerTests {
         try await withServer(handler: TestHandler(route: http1TestRoute), options: Self.options) { server in
             let port = server.port
             let output = try await onThread {
-                try rawHTTPExchange(port: port, writes: [Array("HEAD /h HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n".utf8)])
+                try rawHTTPExchange(
+                    port: port, writes: [Array("HEAD /h HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n".utf8)])
             }
             #expect(output.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(output)")
             #expect(output.contains("content-length: 11\r\n"), "\(output)")  // "HEAD /h 0 0"
@@ -182,6 +191,32 @@ struct HTTP1ServerTests {
             let curl = try await runCurl(["--http1.0", "-w", " %{http_version}", "http://127.0.0.1:\(port)/old"])
             #expect(curl.output == "GET /old 0 0 1.1", "\(curl.output)")
         }
+    }
+
+    /// A client that never finishes its first request head is dropped at `handshakeTimeout`; one
+    /// whose head arrived in time is not, however long its body takes.
+    @Test func theFirstRequestHeadMustArriveWithinTheHandshakeTimeout() async throws {
+        var options = Self.options
+        options.handshakeTimeout = .milliseconds(200)
+        let handler = TestHandler(route: http1TestRoute)
+        try await withServer(handler: handler, options: options) { server in
+            let port = server.port
+            let clock = ContinuousClock()
+            let start = clock.now
+            let output = try await onThread { try rawHTTPExchange(port: port, writes: [Array("GET /slow HT".utf8)]) }
+            #expect(output.isEmpty)
+            #expect(clock.now - start < .seconds(5))
+            let slowBody = try await onThread {
+                try rawHTTPExchange(
+                    port: port,
+                    writes: [
+                        Array("POST /b HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\nConnection: close\r\n\r\n".utf8),
+                        [], Array("ok".utf8),
+                    ], pause: .milliseconds(400))
+            }
+            #expect(slowBody.hasSuffix("POST /b 2 218"), "\(slowBody)")
+        }
+        #expect(handler.snapshot.requests == 1)
     }
 
     @Test func aStreamingResponseIsChunkedOverHTTP1() async throws {

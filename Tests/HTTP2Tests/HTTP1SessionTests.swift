@@ -31,7 +31,8 @@ struct HTTP1Harness {
         session.delegate = recorder
         if echo {
             recorder.answer = { session, request in
-                try? session.submitResponse(streamID: request.streamID, status: 200, body: Array((request.path ?? "").utf8))
+                try? session.submitResponse(
+                    streamID: request.streamID, status: 200, body: Array((request.path ?? "").utf8))
             }
         }
     }
@@ -82,7 +83,8 @@ struct HTTP1SessionTests {
 
     @Test func pipelinedRequestsAreAnsweredInRequestOrder() throws {
         let harness = HTTP1Harness(echo: false)
-        harness.send("GET /1 HTTP/1.1\r\nHost: h\r\n\r\nGET /2 HTTP/1.1\r\nHost: h\r\n\r\nGET /3 HTTP/1.1\r\nHost: h\r\n\r\n")
+        harness.send(
+            "GET /1 HTTP/1.1\r\nHost: h\r\n\r\nGET /2 HTTP/1.1\r\nHost: h\r\n\r\nGET /3 HTTP/1.1\r\nHost: h\r\n\r\n")
         #expect(harness.recorder.requests.map(\.path) == ["/1", "/2", "/3"])
         try harness.session.submitResponse(streamID: 5, status: 200, body: Array("three".utf8))
         try harness.session.submitResponse(streamID: 3, status: 200, body: Array("two".utf8))
@@ -122,7 +124,8 @@ struct HTTP1SessionTests {
 
     @Test func chunkedBodiesAreDecoded() throws {
         let harness = HTTP1Harness(echo: false)
-        harness.send("POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
+        harness.send(
+            "POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
         let request = try #require(harness.recorder.requests.first)
         #expect(request.body == Array("hello world".utf8))
         #expect(request.headers.value(for: "transfer-encoding") == nil)
@@ -204,15 +207,29 @@ struct HTTP1SessionTests {
         #expect(!harness.session.isAlive)
     }
 
+    @Test func anUpgradeIsNotTakenAndReadingGoesOn() {
+        let harness = HTTP1Harness()
+        harness.send(
+            "GET /u HTTP/1.1\r\nHost: h\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+                + "HTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\nGET /next HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(harness.recorder.requests.map(\.path) == ["/u", "/next"])
+        #expect(harness.recorder.requests.first?.headers.value(for: "upgrade") == nil)
+        let output = harness.output()
+        #expect(output.hasPrefix("HTTP/1.1 200 OK\r\n") && output.hasSuffix("/next"), "\(output)")
+        #expect(harness.session.isAlive)
+    }
+
     @Test func streamingResponsesAreChunked() throws {
         let harness = HTTP1Harness(echo: false)
         harness.send("GET /s HTTP/1.1\r\nHost: h\r\n\r\n")
-        try harness.session.submitStreamingResponse(streamID: 1, status: 200, headers: [HTTP2Header("content-type", "text/event-stream")])
+        try harness.session.submitStreamingResponse(
+            streamID: 1, status: 200, headers: [HTTP2Header("content-type", "text/event-stream")])
         try harness.session.writeStream(streamID: 1, Array("data: 1\n\n".utf8))
         #expect(harness.session.bufferedStreamBytes(streamID: 1) > 0)
         #expect(
             harness.output()
-                == "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n9\r\ndata: 1\n\n\r\n")
+                == "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n9\r\ndata: 1\n\n\r\n"
+        )
         try harness.session.finishStream(streamID: 1)
         #expect(harness.output() == "0\r\n\r\n")
         #expect(harness.recorder.closed.map(\.1) == [.noError])

@@ -7,9 +7,10 @@ struct RawClientError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Connects to 127.0.0.1:`port`, writes each of `writes`, then reads until the server closes the
-/// connection (at most 10 s, so a server that never closes fails the test instead of hanging it).
-func rawHTTPExchange(port: UInt16, writes: [[UInt8]]) throws -> String {
+/// Connects to 127.0.0.1:`port`, writes each of `writes` (`pause` apart), then reads until the
+/// server closes the connection (at most 10 s, so a server that never closes fails the test
+/// instead of hanging it).
+func rawHTTPExchange(port: UInt16, writes: [[UInt8]], pause: Duration = .zero) throws -> String {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw RawClientError(description: "socket: errno \(errno)") }
     defer { close(fd) }
@@ -25,7 +26,11 @@ func rawHTTPExchange(port: UInt16, writes: [[UInt8]]) throws -> String {
         }
     }
     guard connected == 0 else { throw RawClientError(description: "connect: errno \(errno)") }
-    for bytes in writes {
+    for (index, bytes) in writes.enumerated() {
+        if index > 0 && pause > .zero {
+            // The pause is the point (a slow client), not a wait for something to happen.
+            usleep(UInt32(pause.components.seconds * 1_000_000 + pause.components.attoseconds / 1_000_000_000_000))
+        }
         let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard written == bytes.count else { throw RawClientError(description: "send: errno \(errno)") }
     }

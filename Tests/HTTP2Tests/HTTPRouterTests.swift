@@ -25,7 +25,8 @@ struct HTTPRouterTests {
 
     @Test func parametersAreCapturedByName() throws {
         let router = try Self.apiRouter()
-        let (handler, parameters) = try #require(found(router.match(method: "PUT", path: "/v1/apps/com.example/devices/abcd")))
+        let (handler, parameters) = try #require(
+            found(router.match(method: "PUT", path: "/v1/apps/com.example/devices/abcd")))
         #expect(handler == "register")
         #expect(parameters["bundle-id"] == "com.example")
         #expect(parameters["token"] == "abcd")

@@ -53,6 +53,9 @@ public final class HTTP1ServerSession {
     /// ``resumeReading()`` returns true.
     public var isReadingPaused: Bool { !isClosed && !inputEnded && parser.isPaused }
 
+    /// A request head has been read (or found malformed) on this connection.
+    public var hasReadARequestHead: Bool { nextStreamID > 1 || outputEnded || !exchanges.isEmpty }
+
     /// Delivered requests whose answers are not all produced yet.
     public var openStreamCount: Int { exchanges.reduce(0) { $0 + ($1.delivered ? 1 : 0) } }
 
@@ -156,6 +159,7 @@ public final class HTTP1ServerSession {
 
     /// Ends reading with the session's own answer, after those of the requests before it.
     private func fail(_ failure: HTTP1RequestFailure) {
+        guard !inputEnded else { return }  // after the last request: its answer ends the connection
         inputEnded = true
         parked = []
         var exchange: HTTP1Exchange

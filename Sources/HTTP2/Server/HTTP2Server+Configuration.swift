@@ -25,7 +25,8 @@ extension HTTP2Server {
         /// At most this many connections open at once; beyond it accepting pauses (clients wait in
         /// the backlog) until one closes. nil: no limit but the process's descriptor limit.
         public var maximumConnections: Int?
-        /// How long TLS plus the client's HTTP/2 preface may take before the connection is dropped.
+        /// How long TLS plus the client's HTTP/2 preface (HTTP/1.1: its first request head) may take
+        /// before the connection is dropped.
         public var handshakeTimeout: Duration
         /// Connections with no request activity for this long (and no request awaiting an answer)
         /// get GOAWAY and are closed; nil keeps them open.

@@ -67,6 +67,14 @@ extension HTTP2ServerConnection {
         return true
     }
 
+    /// HTTP/1.1's counterpart of the HTTP/2 preface: a whole request head arrived within
+    /// `handshakeTimeout`.
+    func requestHeadArrived() {
+        prefaceReceived = true
+        if let handshakeTimer { loop.cancel(handshakeTimer) }
+        handshakeTimer = nil
+    }
+
     /// A whole response over HTTP/1.1. One the session refuses (a status outside 200-599, a bad
     /// field: a handler bug) becomes a bodiless 500, so the client is not left waiting.
     func respondHTTP1(
@@ -98,11 +106,6 @@ extension HTTP2ServerConnection {
 
 extension HTTP2ServerConnection: HTTP1ServerSessionDelegate {
     func session(_ session: HTTP1ServerSession, didReceive request: HTTP2Request) {
-        if let handshakeTimer {
-            loop.cancel(handshakeTimer)  // a whole request head arrived in time
-            self.handshakeTimer = nil
-            prefaceReceived = true
-        }
         guard case .active = state, !closeRequested else { return }
         server.handler.handle(request, responder: HTTP2Responder(connection: context, streamID: request.streamID))
     }

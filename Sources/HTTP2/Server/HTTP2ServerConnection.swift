@@ -193,7 +193,9 @@ final class HTTP2ServerConnection: IOHandler {
                 throw .http2(error)
             }
         case .http1:
-            http1?.receive(bytes)
+            guard let http1 else { return }
+            http1.receive(bytes)
+            if !prefaceReceived && http1.hasReadARequestHead { requestHeadArrived() }
         case .undecided:
             try sniff(bytes)
         }
