@@ -219,6 +219,27 @@ struct HTTP1ServerTests {
         #expect(handler.snapshot.requests == 1)
     }
 
+    /// HTTP/1.1 has no GOAWAY: the handler's goAway() and the idle timeout close the connection
+    /// after the answers already due; the client, which asked for keep-alive, sees it close.
+    @Test(arguments: [false, true])
+    func goAwayAndTheIdleTimeoutCloseAnHTTP1Connection(_ idle: Bool) async throws {
+        var options = Self.options
+        if idle { options.idleTimeout = .milliseconds(100) }
+        let handler = TestHandler(route: { request, responder in
+            if !idle { responder.connection.goAway() }
+            http1TestRoute(request, responder)
+        })
+        try await withServer(handler: handler, options: options) { server in
+            let port = server.port
+            let output = try await onThread {
+                try rawHTTPExchange(port: port, writes: [Array("GET /bye HTTP/1.1\r\nHost: h\r\n\r\n".utf8)])
+            }
+            #expect(output.hasPrefix("HTTP/1.1 200 OK\r\n") && output.hasSuffix("GET /bye 0 0"), "\(output)")
+            #expect(output.contains("connection: close\r\n") == !idle, "\(output)")
+        }
+        #expect(handler.snapshot.closed == 1)
+    }
+
     @Test func aStreamingResponseIsChunkedOverHTTP1() async throws {
         try await withServer(handler: TestHandler(route: http1TestRoute), options: Self.options) { server in
             let run = try await runCurl(["-i", "http://127.0.0.1:\(server.port)/stream"])
