@@ -201,11 +201,9 @@ struct HTTP1ServerTests {
         let handler = TestHandler(route: http1TestRoute)
         try await withServer(handler: handler, options: options) { server in
             let port = server.port
-            let clock = ContinuousClock()
-            let start = clock.now
+            // The server closes the connection (had it not, the client's read would time out and throw).
             let output = try await onThread { try rawHTTPExchange(port: port, writes: [Array("GET /slow HT".utf8)]) }
             #expect(output.isEmpty)
-            #expect(clock.now - start < .seconds(5))
             let slowBody = try await onThread {
                 try rawHTTPExchange(
                     port: port,

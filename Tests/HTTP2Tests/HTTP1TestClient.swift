@@ -8,13 +8,13 @@ struct RawClientError: Error, CustomStringConvertible {
 }
 
 /// Connects to 127.0.0.1:`port`, writes each of `writes` (`pause` apart), then reads until the
-/// server closes the connection (at most 10 s, so a server that never closes fails the test
+/// server closes the connection (at most 20 s, so a server that never closes fails the test
 /// instead of hanging it).
 func rawHTTPExchange(port: UInt16, writes: [[UInt8]], pause: Duration = .zero) throws -> String {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw RawClientError(description: "socket: errno \(errno)") }
     defer { close(fd) }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    var timeout = timeval(tv_sec: 20, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
