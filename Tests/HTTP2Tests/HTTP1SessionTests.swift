@@ -247,6 +247,20 @@ struct HTTP1SessionTests {
         #expect(!harness.session.isAlive)
     }
 
+    @Test func anAbandonedStreamingResponseDropsWhatItHasNotSent() throws {
+        let harness = HTTP1Harness(echo: false)
+        harness.send("GET /s HTTP/1.1\r\nHost: h\r\n\r\n")
+        try harness.session.submitStreamingResponse(streamID: 1, status: 200)
+        try harness.session.writeStream(streamID: 1, Array("sent".utf8))
+        #expect(harness.output().hasSuffix("4\r\nsent\r\n"))
+        try harness.session.writeStream(streamID: 1, Array(repeating: 0x61, count: 1000))
+        try harness.session.abandon(streamID: 1, errorCode: .enhanceYourCalm)
+        #expect(harness.session.bufferedStreamBytes(streamID: 1) == 0)
+        #expect(harness.output() == "")
+        #expect(harness.recorder.closed.map(\.1) == [.enhanceYourCalm])
+        #expect(!harness.session.isAlive)
+    }
+
     @Test func closingReportsOpenRequestsCancelled() {
         let harness = HTTP1Harness(echo: false)
         harness.send("GET /1 HTTP/1.1\r\nHost: h\r\n\r\n")

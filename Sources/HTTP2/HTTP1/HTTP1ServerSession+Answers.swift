@@ -71,14 +71,17 @@ extension HTTP1ServerSession {
     }
 
     /// Gives up on a delivered request: no answer; the connection ends once the answers before
-    /// it are out. Also cuts a streaming response short (the client sees the body end early).
+    /// it are out. Also cuts a streaming response short: what it has not sent is dropped and the
+    /// client sees the body end early.
     /// The delegate hears `errorCode` when the exchange ends.
     public func abandon(streamID: Int32, errorCode: HTTP2ErrorCode = .cancel) throws(HTTP2Error) {
         guard let index = index(of: streamID), exchanges[index].delivered, exchanges[index].answer != .complete
         else {
             throw HTTP2Error(.streamClosed(streamID: streamID))
         }
-        if exchanges[index].answer == .none { exchanges[index].output = [] }  // a queued 100 Continue
+        // Bytes not yet produced (a queued 100 Continue, a streaming body the client is not reading)
+        // are dropped, as a reset drops them: the connection ends without waiting for them.
+        exchanges[index].output.removeSubrange(exchanges[index].produced...)
         exchanges[index].answer = .aborted
         exchanges[index].abortCode = errorCode
         exchanges[index].keepAlive = false
