@@ -45,14 +45,19 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // System library: http-parser 2.9 from Debian's libhttp-parser-dev (no pkg-config file).
+        .systemLibrary(
+            name: "CHTTPParser",
+            providers: [.apt(["libhttp-parser-dev"])]
+        ),
         // Keys and signatures over OpenSSL: P-256 keys, ES256, SHA-256. No I/O beyond reading key files.
         .target(name: "Keys", dependencies: ["COpenSSL"]),
         // The APNs vocabulary: JSON, payloads, headers, tokens, reasons, lint rules, provider tokens.
         .target(name: "APNs", dependencies: ["Keys"]),
         // Storage: a small, safe SQLite wrapper (connections, statements, transactions, migrations).
         .target(name: "Storage", dependencies: ["CSQLite"]),
-        // The transport: event loops, TCP, TLS, HTTP/2 sessions (client and server).
-        .target(name: "HTTP2", dependencies: ["COpenSSL", "CNghttp2", "Keys"]),
+        // The transport: event loops, TCP, TLS, HTTP/2 sessions (client and server), HTTP/1.1 (server).
+        .target(name: "HTTP2", dependencies: ["COpenSSL", "CNghttp2", "CHTTPParser", "Keys"]),
         // The provider side: APNs requests and responses, retries, metrics, the connection pool.
         .target(name: "APNsClient", dependencies: ["APNs", "HTTP2", "Keys"]),
         // The APNs emulator: APNs's answers over the HTTP/2 server side, a delivery log.

@@ -62,6 +62,8 @@ struct ServerTestOptions {
     var streamBufferLimit: Int?
     var firstRequestTimeout: Duration?
     var refusesConnectionsOverLimit = false
+    var acceptsHTTP1 = false
+    var maxBodySize: Int?
 }
 
 /// Starts a server on two fresh loops, runs `body`, then shuts down the server and the loops.
@@ -79,6 +81,8 @@ func withServer<Result>(
     configuration.firstRequestTimeout = options.firstRequestTimeout
     configuration.refusesConnectionsOverLimit = options.refusesConnectionsOverLimit
     if let limit = options.streamBufferLimit { configuration.streamBufferLimit = limit }
+    configuration.acceptsHTTP1 = options.acceptsHTTP1
+    if let limit = options.maxBodySize { configuration.session.maxBodySize = limit }
     let server: HTTP2Server
     do {
         server = try await HTTP2Server.start(configuration: configuration, handler: handler)
@@ -106,9 +110,12 @@ func onThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) a
 }
 
 /// A server TLS context from a fresh test CA (localhost, 127.0.0.1, ::1), and that CA.
-func makeServerTLS(requireClientCertificate: Bool = false) throws -> (server: TLSContext, fixture: TLSFixture) {
+func makeServerTLS(
+    requireClientCertificate: Bool = false, alpnProtocols: [String] = ["h2"]
+) throws -> (server: TLSContext, fixture: TLSFixture) {
     let fixture = try TLSFixture()
     var configuration = fixture.serverConfiguration
+    configuration.alpnProtocols = alpnProtocols
     if requireClientCertificate {
         configuration.verifyPeer = true
         configuration.trustRoots = .certificates([fixture.authority.certificate])

@@ -8,6 +8,10 @@
 /// connection is accepted; TLS: when the handshake has agreed on h2, so `peerCertificate` is known),
 /// then ``handle(_:responder:)`` per request, then ``connectionClosed(_:)`` once. A connection that
 /// fails before it is opened (a TLS handshake that fails, a client that never speaks) reaches neither.
+///
+/// With `HTTP2Server.Configuration.acceptsHTTP1`, HTTP/1.1 requests arrive here too, as
+/// ``HTTP2Request``s with HTTP/2's pseudo-header fields, answered through the same ``HTTP2Responder``
+/// (see docs/TRANSPORT.md, "HTTP/1.1 on the same port").
 public protocol HTTP2RequestHandler: Sendable {
     /// The connection is ready; requests may follow. Set `userData` or `setMaxConcurrentStreams` here.
     func connectionOpened(_ connection: HTTP2ServerConnectionContext)

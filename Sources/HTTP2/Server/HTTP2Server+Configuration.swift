@@ -10,8 +10,14 @@ extension HTTP2Server {
         public var host: String
         /// 0 picks a free port; read it back from ``HTTP2Server/port``.
         public var port: UInt16
-        /// TLS (a server context offering ALPN h2); nil for h2c with prior knowledge.
+        /// TLS (a server context offering ALPN h2, and http/1.1 too with `acceptsHTTP1`); nil for h2c
+        /// with prior knowledge (and plain HTTP/1.1 with `acceptsHTTP1`).
         public var tls: TLSContext?
+        /// Also serve HTTP/1.1 on the same port, to the same handler: chosen by ALPN under TLS
+        /// (`http/1.1`, or none), by the client's first bytes otherwise (anything but HTTP/2's
+        /// preface). Off by default: APNs, and so the emulator, speaks HTTP/2 only. HTTP/1.1 gets
+        /// the same limits as HTTP/2 (``HTTP1SessionConfiguration/init(_:)``).
+        public var acceptsHTTP1 = false
         /// Limits enforced per connection (header list, body size, windows).
         public var session: HTTP2SessionConfiguration
         /// Pending connections the kernel queues before `accept` (`listen` backlog).
@@ -24,7 +30,8 @@ extension HTTP2Server {
         /// learns now, instead of waiting in the backlog for a slot that idle connections may hold
         /// for long). Counted in ``HTTP2Server/refusedTotal``.
         public var refusesConnectionsOverLimit = false
-        /// How long TLS plus the client's HTTP/2 preface may take before the connection is dropped.
+        /// How long TLS plus the client's HTTP/2 preface (HTTP/1.1: its first request head) may take
+        /// before the connection is dropped.
         public var handshakeTimeout: Duration
         /// Connections with no request activity for this long (and no request awaiting an answer)
         /// get GOAWAY and are closed; nil keeps them open.
@@ -83,6 +90,11 @@ extension HTTP2Server {
                 }
                 guard tls.configuration.alpnProtocols.contains("h2") else {
                     throw .tls(.invalidConfiguration(reason: "the server's TLS context must offer ALPN \"h2\""))
+                }
+                guard !acceptsHTTP1 || tls.configuration.alpnProtocols.contains("http/1.1") else {
+                    throw .tls(
+                        .invalidConfiguration(
+                            reason: "a server that accepts HTTP/1.1 must offer ALPN \"http/1.1\" as well as \"h2\""))
                 }
             }
             do {

@@ -9,7 +9,8 @@
 import Glibc
 import Synchronization
 
-/// An HTTP/2 server (TLS with ALPN h2, or h2c with prior knowledge) over an ``EventLoopGroup``.
+/// An HTTP/2 server (TLS with ALPN h2, or h2c with prior knowledge) over an ``EventLoopGroup``;
+/// with `Configuration.acceptsHTTP1`, HTTP/1.1 on the same port too.
 ///
 /// Every connection keeps its own HTTP/2 state on one loop and reports to the
 /// ``HTTP2RequestHandler`` there. The server never prints; it counts (``connectionCount``,

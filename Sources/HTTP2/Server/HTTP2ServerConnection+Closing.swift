@@ -5,8 +5,10 @@ extension HTTP2ServerConnection {
     /// Server shutdown: GOAWAY (last stream processed), then close.
     func shutDown() {
         guard case .active = state else { return }  // closing connections finish on their own
-        try? session.submitGoAway(
-            lastStreamID: nil, errorCode: .noError, debugData: server.configuration.shutdownGoAwayDebugData)
+        if wire == .http2 {
+            try? session.submitGoAway(
+                lastStreamID: nil, errorCode: .noError, debugData: server.configuration.shutdownGoAwayDebugData)
+        }
         beginClosing()
     }
 
@@ -58,6 +60,7 @@ extension HTTP2ServerConnection {
         closeTimer = nil
         busy += 1
         session.close()
+        http1?.close()
         busy -= 1
         try? loop.deregister(fd)
         io.socket.close()
@@ -88,8 +91,10 @@ extension HTTP2ServerConnection {
     func firstRequestTimedOut() {
         firstRequestTimer = nil
         guard !requestReceived, case .active = state else { return }
-        try? session.submitGoAway(
-            lastStreamID: nil, errorCode: .noError, debugData: server.configuration.idleGoAwayDebugData)
+        if wire == .http2 {
+            try? session.submitGoAway(
+                lastStreamID: nil, errorCode: .noError, debugData: server.configuration.idleGoAwayDebugData)
+        }
         beginClosing()
     }
 
@@ -100,10 +105,12 @@ extension HTTP2ServerConnection {
         guard case .active = state, let idle = server.configuration.idleTimeout?.clampedNanoseconds else { return }
         let quiet = EventLoop.now() &- lastActivity
         // An open streaming response is activity still to come, like an unanswered request.
-        let awaitingAnswers = session.openStreamCount > answered.count - streaming.count
+        let awaitingAnswers = openStreams > answered.count - streaming.count
         if quiet >= idle && !awaitingAnswers {
-            try? session.submitGoAway(
-                lastStreamID: nil, errorCode: .noError, debugData: server.configuration.idleGoAwayDebugData)
+            if wire == .http2 {
+                try? session.submitGoAway(
+                    lastStreamID: nil, errorCode: .noError, debugData: server.configuration.idleGoAwayDebugData)
+            }
             beginClosing()
             return
         }

@@ -4,15 +4,18 @@
 extension HTTP2ServerConnection: HTTP2ServerSessionDelegate {
     func session(_ session: HTTP2ServerSession, didReceive request: HTTP2Request) {
         guard case .active = state, !closeRequested else { return }  // closing: session.close() cancels it
-        if !requestReceived {
-            requestReceived = true
-            if let firstRequestTimer { loop.cancel(firstRequestTimer) }
-            firstRequestTimer = nil
-        }
+        if !requestReceived { noteFirstRequest() }
         // Compared as bytes: no String per request on the hot path.
         let isHead = request.headers.valueBytes(for: ":method")?.elementsEqual("HEAD".utf8) ?? false
         server.handler.handle(
             request, responder: HTTP2Responder(connection: context, streamID: request.streamID, omitsBody: isHead))
+    }
+
+    /// A request has reached the handler: ``HTTP2Server/Configuration/firstRequestTimeout`` no longer applies.
+    func noteFirstRequest() {
+        requestReceived = true
+        if let firstRequestTimer { loop.cancel(firstRequestTimer) }
+        firstRequestTimer = nil
     }
 
     func session(_ session: HTTP2ServerSession, didCloseStream streamID: Int32, errorCode: HTTP2ErrorCode) {
@@ -32,7 +35,9 @@ extension HTTP2ServerConnection: HTTP2ServerSessionDelegate {
     /// TLS: once the handshake is done, checks ALPN, records the client's certificate and opens.
     func openIfHandshakeDone() throws(HTTP2ConnectionError) {
         guard !opened, let tls, tls.isHandshakeComplete else { return }
-        guard tls.negotiatedALPN == "h2" else {
+        if wire == .undecided {
+            choose(tls.negotiatedALPN == "h2" ? .http2 : .http1)  // http/1.1, or no ALPN at all
+        } else if tls.negotiatedALPN != "h2" {
             throw .tls(.alpnMismatch(got: tls.negotiatedALPN, offered: ["h2"]))
         }
         context.peerCertificate = tls.peerCertificate
@@ -57,6 +62,7 @@ extension HTTP2ServerConnection: HTTP2ServerSessionDelegate {
     func respond(_ streamID: Int32, status: Int, _ headers: ResponseHeaders, body: [UInt8]) -> Bool {
         loop.preconditionInEventLoop()
         guard isAcceptingAnswers, !answered.contains(streamID) else { return false }
+        if let http1 { return respondHTTP1(http1, streamID, status: status, headers, body: body) }
         do {
             switch headers {
             case .list(let list):
@@ -87,7 +93,11 @@ extension HTTP2ServerConnection: HTTP2ServerSessionDelegate {
         loop.preconditionInEventLoop()
         guard isAcceptingAnswers, !answered.contains(streamID) else { return false }
         do {
-            try session.submitRstStream(streamID: streamID, errorCode: errorCode)
+            if let http1 {
+                try http1.abandon(streamID: streamID, errorCode: errorCode)
+            } else {
+                try session.submitRstStream(streamID: streamID, errorCode: errorCode)
+            }
         } catch {
             return false
         }
@@ -98,10 +108,10 @@ extension HTTP2ServerConnection: HTTP2ServerSessionDelegate {
 
     // MARK: Connection controls
 
-    var openStreams: Int { session.openStreamCount }
+    var openStreams: Int { http1?.openStreamCount ?? session.openStreamCount }
 
     func setMaxConcurrentStreams(_ count: UInt32) -> Bool {
-        guard isAcceptingAnswers else { return false }
+        guard isAcceptingAnswers, wire == .http2 else { return false }
         do {
             try session.submitSettings(maxConcurrentStreams: count)
         } catch {
@@ -113,6 +123,11 @@ extension HTTP2ServerConnection: HTTP2ServerSessionDelegate {
 
     func goAway(lastStreamID: Int32?, errorCode: HTTP2ErrorCode, debugData: [UInt8]) -> Bool {
         guard isAcceptingAnswers else { return false }
+        if let http1 {
+            http1.finishAfterCurrentRequests()  // HTTP/1.1's GOAWAY: Connection: close
+            requestFlush()
+            return true
+        }
         do {
             try session.submitGoAway(lastStreamID: lastStreamID, errorCode: errorCode, debugData: debugData)
         } catch {

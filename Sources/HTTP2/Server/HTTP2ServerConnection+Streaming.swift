@@ -29,7 +29,11 @@ extension HTTP2ServerConnection {
         loop.preconditionInEventLoop()
         guard isAcceptingAnswers, !answered.contains(streamID) else { return false }
         do {
-            try session.submitStreamingResponse(streamID: streamID, status: status, headers: headers)
+            if let http1 {
+                try http1.submitStreamingResponse(streamID: streamID, status: status, headers: headers)
+            } else {
+                try session.submitStreamingResponse(streamID: streamID, status: status, headers: headers)
+            }
         } catch {
             switch error.kind {
             case .invalidHeader, .invalidArgument: reset(streamID, errorCode: .internalError)
@@ -46,14 +50,22 @@ extension HTTP2ServerConnection {
     func writeStream(_ streamID: Int32, _ bytes: [UInt8]) -> Bool {
         loop.preconditionInEventLoop()
         guard isAcceptingAnswers, let stream = streaming[streamID], !stream.finished else { return false }
-        guard session.bufferedStreamBytes(streamID: streamID) + bytes.count <= server.configuration.streamBufferLimit
-        else {
-            try? session.submitRstStream(streamID: streamID, errorCode: .enhanceYourCalm)
+        let buffered = http1?.bufferedStreamBytes(streamID: streamID) ?? session.bufferedStreamBytes(streamID: streamID)
+        guard buffered + bytes.count <= server.configuration.streamBufferLimit else {
+            if let http1 {
+                try? http1.abandon(streamID: streamID, errorCode: .enhanceYourCalm)
+            } else {
+                try? session.submitRstStream(streamID: streamID, errorCode: .enhanceYourCalm)
+            }
             requestFlush()
             return false
         }
         do {
-            try session.writeStream(streamID: streamID, bytes)
+            if let http1 {
+                try http1.writeStream(streamID: streamID, bytes)
+            } else {
+                try session.writeStream(streamID: streamID, bytes)
+            }
         } catch {
             return false
         }
@@ -65,7 +77,11 @@ extension HTTP2ServerConnection {
         loop.preconditionInEventLoop()
         guard isAcceptingAnswers, streaming[streamID]?.finished == false else { return false }
         do {
-            try session.finishStream(streamID: streamID)
+            if let http1 {
+                try http1.finishStream(streamID: streamID)
+            } else {
+                try session.finishStream(streamID: streamID)
+            }
         } catch {
             return false
         }

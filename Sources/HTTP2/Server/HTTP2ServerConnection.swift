@@ -1,5 +1,6 @@
-// One accepted connection on its loop: socket <-> ConnectionIO (TLS) <-> HTTP2ServerSession <->
-// handler. An IOHandler (level-triggered) and the session's delegate.
+// One accepted connection on its loop: socket <-> ConnectionIO (TLS) <-> HTTP2ServerSession (or
+// HTTP1ServerSession, when the server accepts HTTP/1.1) <-> handler. An IOHandler (level-triggered)
+// and the session's delegate.
 //
 //   start --> active --(session done: !wantsRead && !wantsWrite, the client's EOF, a protocol or
 //               |        TLS error, idle timeout, server shutdown after its GOAWAY,--> closing
@@ -12,7 +13,9 @@
 //            (input discarded)                (TLS: close_notify)            (SHUT_WR sent)
 //   closing --(the client's EOF, socket error, hang-up, close(), closeTimeout)--> closed
 //
-//   active:  TLS handshake on the first bytes, ALPN must be h2; `open` (connectionOpened) at start
+//   active:  TLS handshake on the first bytes, ALPN must be h2 (or http/1.1 or none, when HTTP/1.1
+//            is accepted; h2c then sniffs the client's first bytes for HTTP/2's preface, see
+//            HTTP2ServerConnection+HTTP1.swift); `open` (connectionOpened) at start
 //            for h2c, after the handshake for TLS; reads -> session -> handler; a flush after each
 //            read batch, and one per loop turn for answers given outside a read.
 //   closed:  session.close() (open streams end with CANCEL), deregister, close the descriptor,
@@ -52,6 +55,13 @@ final class HTTP2ServerConnection: IOHandler {
     unowned let owner: ServerLoopState
     let context: HTTP2ServerConnectionContext
     let session: HTTP2ServerSession
+    /// Which protocol the connection speaks: HTTP/2 unless the server accepts HTTP/1.1, then
+    /// undecided until ALPN or the client's first bytes tell.
+    var wire: WireProtocol
+    /// The HTTP/1.1 session, once `wire` is `.http1`.
+    var http1: HTTP1ServerSession?
+    /// h2c: the client's first bytes while they could still be HTTP/2's preface.
+    var sniffed: [UInt8] = []
     /// The same session as `io.tls`, reachable while `io` is in use.
     let tls: TLSSession?
     var io: ConnectionIO
@@ -97,6 +107,7 @@ final class HTTP2ServerConnection: IOHandler {
         } catch {
             throw .http2(error)
         }
+        self.wire = configuration.acceptsHTTP1 ? .undecided : .http2
         self.id = id
         self.loop = owner.loop
         self.fd = socket.fd
@@ -178,14 +189,23 @@ final class HTTP2ServerConnection: IOHandler {
     }
 
     /// Plaintext from the client, inside `io.readAvailable`.
-    private func deliver(_ bytes: UnsafeRawBufferPointer) throws(HTTP2ConnectionError) {
+    func deliver(_ bytes: UnsafeRawBufferPointer) throws(HTTP2ConnectionError) {
         guard !closeRequested else { throw .closedLocally }
         try openIfHandshakeDone()
         lastActivity = EventLoop.now()
-        do {
-            try session.receive(bytes)
-        } catch {
-            throw .http2(error)
+        switch wire {
+        case .http2:
+            do {
+                try session.receive(bytes)
+            } catch {
+                throw .http2(error)
+            }
+        case .http1:
+            guard let http1 else { return }
+            http1.receive(bytes)
+            if !prefaceReceived && http1.hasReadARequestHead { requestHeadArrived() }
+        case .undecided:
+            try sniff(bytes)
         }
     }
 
@@ -221,11 +241,12 @@ final class HTTP2ServerConnection: IOHandler {
             return
         case .active:
             guard flush(sessionOutput: true) else { return }
+            guard resumeHTTP1Reading() else { return }
             if closeRequested {
                 finalClose()
                 return
             }
-            if !session.isAlive && !io.hasPendingOutput {
+            if !sessionIsAlive && !io.hasPendingOutput {
                 beginClosing()
                 return
             }
@@ -251,9 +272,13 @@ final class HTTP2ServerConnection: IOHandler {
     func flush(sessionOutput: Bool) -> Bool {
         busy += 1
         let result: Result<Bool, HTTP2ConnectionError>
-        if sessionOutput && !tlsFailed {
+        if sessionOutput && !tlsFailed && wire == .http2 {
             result = Result { () throws(HTTP2ConnectionError) in
                 try io.flush { buffer, limit in self.session.produceOutput(into: &buffer, maxBytes: limit) }
+            }
+        } else if sessionOutput && !tlsFailed, let http1 {
+            result = Result { () throws(HTTP2ConnectionError) in
+                try io.flush { buffer, limit in http1.produceOutput(into: &buffer, maxBytes: limit) }
             }
         } else {
             result = Result { () throws(HTTP2ConnectionError) in try io.flush { _, _ in } }
@@ -270,7 +295,7 @@ final class HTTP2ServerConnection: IOHandler {
         let interest: IOInterest
         switch state {
         case .closed: return
-        case .active: interest = io.hasPendingOutput ? .write : .read
+        case .active: interest = io.hasPendingOutput ? .write : (http1?.isReadingPaused == true ? [] : .read)
         case .closing(.lingering): interest = .read
         case .closing: interest = io.hasPendingOutput ? [.read, .write] : .read
         }

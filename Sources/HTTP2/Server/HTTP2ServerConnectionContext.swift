@@ -41,7 +41,7 @@ public final class HTTP2ServerConnectionContext {
     }
 
     /// Sends SETTINGS_MAX_CONCURRENT_STREAMS (APNs: 1 until the first request is authenticated,
-    /// then about 1000). Returns whether the SETTINGS frame was queued.
+    /// then about 1000). Returns whether the SETTINGS frame was queued (never over HTTP/1.1).
     @discardableResult
     public func setMaxConcurrentStreams(_ count: UInt32) -> Bool {
         loop.preconditionInEventLoop()
@@ -51,7 +51,8 @@ public final class HTTP2ServerConnectionContext {
     /// Graceful GOAWAY: last-stream-id is the highest stream processed (or `lastStreamID`, lower,
     /// to leave later requests unprocessed: the client may resend them elsewhere), so requests up to
     /// it may still be answered; the connection closes once they are. APNs sends
-    /// `{"reason":"..."}` as `debugData`. Returns whether the GOAWAY was queued.
+    /// `{"reason":"..."}` as `debugData`. Returns whether the GOAWAY was queued. Over HTTP/1.1: no
+    /// more requests are read, and the connection closes after the answers to those already read.
     @discardableResult
     public func goAway(lastStreamID: Int32? = nil, errorCode: HTTP2ErrorCode = .noError, debugData: [UInt8] = []) -> Bool {
         loop.preconditionInEventLoop()

@@ -46,7 +46,8 @@ public struct TLSConfiguration: Sendable {
     public var certificateChain: [Certificate]
     /// The private key of `certificateChain[0]`.
     public var privateKey: PrivateKey?
-    /// ALPN protocols in preference order; when non-empty, one of them must be negotiated.
+    /// ALPN protocols in preference order; when non-empty, one of them must be negotiated (except
+    /// that a server offering "http/1.1" also accepts a client that offers no ALPN at all).
     public var alpnProtocols: [String]
     public var minimumVersion: MinimumVersion
 

@@ -108,7 +108,11 @@ extension TLSSession {
             String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self)
         }
         let offered = context.configuration.alpnProtocols
-        if !offered.isEmpty && !offered.contains(where: { $0 == negotiatedALPN }) {
+        // A client that offers no ALPN at all speaks HTTP/1.1 (RFC 7301 3.1 lets the server go on):
+        // a server offering "http/1.1" takes it as that.
+        let plainHTTP1 =
+            negotiatedALPN == nil && context.configuration.role == .server && offered.contains("http/1.1")
+        if !offered.isEmpty && !plainHTTP1 && !offered.contains(where: { $0 == negotiatedALPN }) {
             throw fail(.alpnMismatch(got: negotiatedALPN, offered: offered))
         }
         isHandshakeComplete = true
