@@ -73,7 +73,9 @@ private final class HeldServer: @unchecked Sendable {
         _ = frame.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
     }
 
-    /// Reads until the peer closes; true when it did (false on a read error).
+    /// Reads until the peer closes; true when it did (false on a read error). A reset counts as
+    /// closed: a client that closed while the server's SETTINGS were still on their way answers
+    /// them with RST.
     func readUntilClosed(_ client: Int32) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             Thread {
@@ -81,8 +83,9 @@ private final class HeldServer: @unchecked Sendable {
                 while true {
                     let count = buffer.withUnsafeMutableBytes { read(client, $0.baseAddress, $0.count) }
                     if count <= 0 {
+                        let closed = count == 0 || errno == ECONNRESET
                         close(client)
-                        continuation.resume(returning: count == 0)
+                        continuation.resume(returning: closed)
                         return
                     }
                 }
