@@ -47,31 +47,22 @@ public struct LoopBound<Value>: @unchecked Sendable {
 ///
 /// Thread-safety: ``loop`` and ``isOnLoop`` may be used from any thread; ``value`` on `loop` only.
 public final class LoopBoundBox<Value>: @unchecked Sendable {
-    // SAFETY: as for LoopBound: `stored` is reached only through `value`, which asserts the loop.
-    public let loop: EventLoop
-    @usableFromInline var stored: Value
+    // SAFETY: as for LoopBound: the value is reached only through `bound.value`, which asserts the loop.
+    @usableFromInline var bound: LoopBound<Value>
 
     @inlinable public init(_ value: Value, loop: EventLoop) {
-        self.loop = loop
-        self.stored = value
+        bound = LoopBound(value, loop: loop)
     }
 
+    public var loop: EventLoop { bound.loop }
+
     /// Whether the current thread may touch ``value``: it is `loop`'s thread.
-    @inlinable public var isOnLoop: Bool { loop.inEventLoop }
+    @inlinable public var isOnLoop: Bool { bound.isOnLoop }
 
     /// The value; on the loop's thread only.
     @inlinable public var value: Value {
-        get {
-            assert(loop.inEventLoop, "LoopBoundBox: read off its loop '\(loop.name)'")
-            return stored
-        }
-        set {
-            assert(loop.inEventLoop, "LoopBoundBox: written off its loop '\(loop.name)'")
-            stored = newValue
-        }
-        _modify {  // in place: `value.append(x)` does not copy the value
-            assert(loop.inEventLoop, "LoopBoundBox: written off its loop '\(loop.name)'")
-            yield &stored
-        }
+        get { bound.value }
+        set { bound.value = newValue }
+        _modify { yield &bound.value }
     }
 }
