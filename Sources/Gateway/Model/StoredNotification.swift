@@ -92,3 +92,32 @@ public struct ExpansionProgress: Sendable, Hashable {
         self.finished = finished
     }
 }
+
+extension ExpansionProgress {
+    /// One chunk's result: rows made (nil when there was nothing to do), recipients in all, whether done.
+    typealias Step = (inserted: Int?, recipients: Int, finished: Bool)
+
+    /// Runs `chunk` (one transaction each) until the expansion is finished or `maximumChunks` ran;
+    /// between chunks other tasks get the thread. Both stores expand this way.
+    static func run(
+        maximumChunks: Int, _ chunk: () async throws(GatewayStoreError) -> Step
+    ) async throws(GatewayStoreError) -> ExpansionProgress {
+        var progress = ExpansionProgress(inserted: 0, chunks: 0, recipients: 0, finished: false)
+        while progress.chunks < maximumChunks {
+            if progress.chunks > 0 { await Task.yield() }
+            let step = try await chunk()
+            progress.recipients = step.recipients
+            guard let inserted = step.inserted else {
+                progress.finished = true
+                break
+            }
+            progress.inserted += inserted
+            progress.chunks += 1
+            if step.finished {
+                progress.finished = true
+                break
+            }
+        }
+        return progress
+    }
+}

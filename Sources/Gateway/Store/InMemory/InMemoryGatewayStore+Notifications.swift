@@ -29,26 +29,11 @@ extension InMemoryGatewayStore {
         async throws(GatewayStoreError) -> ExpansionProgress
     {
         let chunkSize = StoreLimits.clamp(chunkSize)
-        var progress = ExpansionProgress(inserted: 0, chunks: 0, recipients: 0, finished: false)
-        while progress.chunks < maximumChunks {
-            // A chunk runs without suspending; between chunks other tasks get the thread.
-            if progress.chunks > 0 { await Task.yield() }
-            let step = try state.withLock { state throws(GatewayStoreError) in
+        return try await ExpansionProgress.run(maximumChunks: maximumChunks) { () async throws(GatewayStoreError) in
+            try state.withLock { state throws(GatewayStoreError) in
                 try state.expandChunk(id: id, chunkSize: chunkSize, now: now)
             }
-            progress.recipients = step.recipients
-            guard let inserted = step.inserted else {
-                progress.finished = true
-                break
-            }
-            progress.inserted += inserted
-            progress.chunks += 1
-            if step.finished {
-                progress.finished = true
-                break
-            }
         }
-        return progress
     }
 
     public func startDueNotifications(now: Int, limit: Int) async throws(GatewayStoreError) -> [NotificationID] {

@@ -11,26 +11,11 @@ extension SQLiteGatewayStore {
         async throws(GatewayStoreError) -> ExpansionProgress
     {
         let chunkSize = StoreLimits.clamp(chunkSize)
-        var progress = ExpansionProgress(inserted: 0, chunks: 0, recipients: 0, finished: false)
-        while progress.chunks < maximumChunks {
-            // A chunk runs without suspending; between chunks other tasks get the thread.
-            if progress.chunks > 0 { await Task.yield() }
-            let step = try await inTransaction { database in
+        return try await ExpansionProgress.run(maximumChunks: maximumChunks) { () async throws(GatewayStoreError) in
+            try await inTransaction { database in
                 try Self.expandChunk(id: id, chunkSize: chunkSize, now: now, in: database)
             }
-            progress.recipients = step.recipients
-            guard let inserted = step.inserted else {
-                progress.finished = true
-                break
-            }
-            progress.inserted += inserted
-            progress.chunks += 1
-            if step.finished {
-                progress.finished = true
-                break
-            }
         }
-        return progress
     }
 
     /// One chunk: rows made (nil when there was nothing to do), recipients in all, whether done.
