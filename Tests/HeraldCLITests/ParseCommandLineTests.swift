@@ -40,6 +40,8 @@ struct ParseCommandLineTests {
             ["lint", "--priority", "7", "--expiration", "-1", "x"],
             .lint(LintOptions(input: "x", priority: "7", expiration: "-1"))
         ),
+        // -t is the token wherever a command takes one, as on send.
+        (["lint", "-t", "abcd", "x"], .lint(LintOptions(input: "x", token: "abcd"))),
         (["lint", "--topic=", "x"], .lint(LintOptions(input: "x", topic: ""))),
         (["lint", "--topic=--odd", "x"], .lint(LintOptions(input: "x", topic: "--odd"))),
         (["lint", "--topic", "a=b", "x"], .lint(LintOptions(input: "x", topic: "a=b"))),

@@ -12,7 +12,7 @@ extension CommandSpec {
             OptionSpec("priority", valueName: "PRIORITY", help: "The apns-priority: 10, 5 or 1."),
             OptionSpec("collapse-id", valueName: "ID", help: "The apns-collapse-id (at most 64 bytes)."),
             OptionSpec("expiration", valueName: "EXPIRATION", help: "The apns-expiration: UNIX seconds, or 0."),
-            OptionSpec("token", valueName: "HEX", help: "The device token, in hexadecimal."),
+            OptionSpec("token", short: "t", valueName: "HEX", help: "The device token, in hexadecimal."),
             OptionSpec("apns-id", valueName: "UUID", help: "The apns-id: a UUID."),
             OptionSpec("simulator", help: "The input is a Simulator .apns file (with \"Simulator Target Bundle\")."),
             OptionSpec("broadcast", help: "The payload is for a broadcast channel."),
