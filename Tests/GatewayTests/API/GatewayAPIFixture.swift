@@ -30,12 +30,15 @@ struct GatewayAPIFixture {
     /// A send key for ``sandboxApp`` only.
     let otherAppSend: String
 
-    var store: any GatewayStore { storeFixture.store }
+    /// The fixture's store, or the one passed to ``with(_:store:_:)``.
+    let store: any GatewayStore
 
-    static func with(_ kind: StoreKind, _ body: (GatewayAPIFixture) async throws -> Void) async throws {
+    static func with(
+        _ kind: StoreKind, store custom: (any GatewayStore)? = nil, _ body: (GatewayAPIFixture) async throws -> Void
+    ) async throws {
         let storeFixture = try GatewayStoreFixture(kind)
         defer { storeFixture.remove() }
-        let store = storeFixture.store
+        let store = custom ?? storeFixture.store
         let apps = [
             try App(bundleID: app, environments: [.sandbox, .production]),
             try App(bundleID: sandboxApp, environments: [.sandbox]),
@@ -50,7 +53,7 @@ struct GatewayAPIFixture {
             register: try await store.createAPIKey(name: "app", scope: .register, bundleID: app, now: Clock.start)
                 .secret,
             otherAppSend: try await store.createAPIKey(name: "o", scope: .send, bundleID: sandboxApp, now: Clock.start)
-                .secret)
+                .secret, store: store)
         do {
             try await body(fixture)
         } catch {
