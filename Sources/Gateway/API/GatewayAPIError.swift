@@ -1,0 +1,72 @@
+import APNs
+import HTTP2
+
+/// A refused API request: the status, and the body every 4xx/5xx carries,
+/// `{"error":{"code","message","field"?}}`.
+struct GatewayAPIError: Error, Sendable, Equatable {
+    let status: Int
+    /// Stable and kebab-case (`unknown-app`, `bad-request`): what a client branches on.
+    let code: String
+    let message: String
+    /// The path parameter, header or body field at fault, when one is.
+    let field: String?
+    var headers: [HTTP2Header] = []
+
+    static func badRequest(_ error: FieldError) -> GatewayAPIError {
+        GatewayAPIError(status: 400, code: "bad-request", message: error.message, field: error.field)
+    }
+
+    static func badRequest(field: String?, _ message: String) -> GatewayAPIError {
+        GatewayAPIError(status: 400, code: "bad-request", message: message, field: field)
+    }
+
+    static let unauthorized = GatewayAPIError(
+        status: 401, code: "unauthorized", message: "send a valid API key as 'authorization: Bearer KEY'",
+        field: "authorization", headers: [HTTP2Header("www-authenticate", "Bearer")])
+
+    static func forbidden(_ message: String) -> GatewayAPIError {
+        GatewayAPIError(status: 403, code: "forbidden", message: message, field: "authorization")
+    }
+
+    static func unknownApp(_ bundleID: String) -> GatewayAPIError {
+        GatewayAPIError(
+            status: 404, code: "unknown-app", message: "the gateway serves no app '\(bundleID)'", field: "bundle-id")
+    }
+
+    static func unknownDevice(_ token: DeviceToken) -> GatewayAPIError {
+        GatewayAPIError(
+            status: 404, code: "unknown-device", message: "no device with token '\(token.hex)'", field: "token")
+    }
+
+    static func unknownPath(_ path: String) -> GatewayAPIError {
+        GatewayAPIError(
+            status: 404, code: "unknown-path", message: "no route for '\(path)' (see GET /openapi.json)", field: nil)
+    }
+
+    static func methodNotAllowed(_ method: String, allowed: [String]) -> GatewayAPIError {
+        GatewayAPIError(
+            status: 405, code: "method-not-allowed",
+            message: "\(method) is not allowed here; allowed: \(allowed.joined(separator: ", "))", field: nil,
+            headers: [HTTP2Header("allow", allowed.joined(separator: ", "))])
+    }
+
+    static func bodyTooLarge(limit: Int) -> GatewayAPIError {
+        GatewayAPIError(
+            status: 413, code: "body-too-large", message: "the body is over the limit of \(limit) bytes", field: "body")
+    }
+
+    static func store(_ error: GatewayStoreError) -> GatewayAPIError {
+        switch error {
+        case .invalid(let fieldError): .badRequest(fieldError)
+        default: GatewayAPIError(status: 500, code: "storage-failure", message: "\(error)", field: nil)
+        }
+    }
+
+    var body: JSONValue {
+        var object = JSONObject()
+        object.append(key: "code", value: .string(code))
+        object.append(key: "message", value: .string(message))
+        if let field { object.append(key: "field", value: .string(field)) }
+        return ["error": .object(object)]
+    }
+}

@@ -1,0 +1,39 @@
+import HTTP2
+
+/// The gateway's HTTP API on one port, HTTP/1.1 and HTTP/2 (h2c with prior knowledge), over a
+/// ``GatewayStore``.
+///
+/// Lifecycle: ``start(configuration:store:loops:)`` binds and serves; ``shutdown()`` stops accepting
+/// and closes every connection. The caller owns the loops and the store: shut the server down first.
+/// Thread-safety: `Sendable`.
+public final class GatewayServer: Sendable {
+    public let configuration: GatewayConfiguration
+    private let server: HTTP2Server
+
+    /// The port the API listens on (the real one when the configuration asked for 0).
+    public var port: UInt16 { server.port }
+
+    private init(configuration: GatewayConfiguration, server: HTTP2Server) {
+        self.configuration = configuration
+        self.server = server
+    }
+
+    /// Binds and starts serving. Throws what `HTTP2Server.start` throws (an address in use, a host
+    /// that does not resolve).
+    public static func start(configuration: GatewayConfiguration, store: any GatewayStore, loops: EventLoopGroup)
+        async throws -> GatewayServer
+    {
+        let handler = try GatewayHandler(configuration: configuration, store: store)
+        var options = HTTP2Server.Configuration(loops: loops, host: configuration.host, port: configuration.port)
+        options.acceptsHTTP1 = true
+        options.session.maxBodySize = configuration.bodyLimit
+        let server = try await HTTP2Server.start(configuration: options, handler: handler)
+        return GatewayServer(configuration: configuration, server: server)
+    }
+
+    /// Stops accepting and closes every connection; requests still in the store are abandoned
+    /// unanswered (the store call itself completes). Safe to call more than once.
+    public func shutdown() async {
+        await server.shutdown()
+    }
+}
