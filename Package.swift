@@ -23,7 +23,7 @@ let package = Package(
         .library(name: "Emulator", targets: ["Emulator"]),
         // The SQLite wrapper, for services built on Herald that keep their own state.
         .library(name: "Storage", targets: ["Storage"]),
-        // The provider gateway's model and store (its HTTP API and workers are still to come).
+        // The provider gateway: its model, store and HTTP API so far (its workers and command come next).
         .library(name: "Gateway", targets: ["Gateway"]),
     ],
     targets: [
@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(
             name: "EmulatorTests",
             dependencies: ["Emulator", "APNsClient", "APNs", "HTTP2", "Keys", "Storage", "HeraldTestSupport"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "APNs", "Keys", "Storage"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "APNs", "HTTP2", "Keys", "Storage"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "APNs", "APNsClient", "HTTP2", "Keys", "HeraldTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
