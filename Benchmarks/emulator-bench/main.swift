@@ -13,6 +13,8 @@
 //   EMULATOR_LOG_CAPACITY=n  the delivery log's capacity
 //   EMULATOR_LOG_FLUSH_MS=n  the log writer's interval (under valgrind the rate is ~100 times lower:
 //                            a long interval keeps its batches full, as they are at full speed)
+//   EMULATOR_TLS=1           serve over TLS (as `herald emulator` does by default) with a certificate
+//                            for 127.0.0.1 from a throwaway CA, instead of h2c
 
 import APNs
 import Dispatch
@@ -41,12 +43,20 @@ Task.detached {  // not on the main actor: the main thread only waits
         }
         let loopCount = getenv("EMULATOR_LOOPS").flatMap { Int(String(cString: $0)) }
         let loops = try EventLoopGroup(loopCount: loopCount ?? EventLoopGroup.defaultLoopCount, name: "emulator-bench")
+        var tls: TLSContext? = nil
+        if getenv("EMULATOR_TLS").map({ String(cString: $0) }) == "1" {
+            let authority = try CertificateAuthority.generate(commonName: "emulator-bench CA")
+            let (certificate, certificateKey) = try authority.issue(
+                commonName: "localhost", subjectAlternativeNames: ["localhost", "127.0.0.1"])
+            tls = try TLSContext(
+                .server(certificateChain: [certificate, authority.certificate], privateKey: certificateKey))
+        }
         let emulator: Emulator
         if let directory = getenv("EMULATOR_DATA_DIR").map({ String(cString: $0) }) {
             let store = try SQLiteEmulatorStore(path: directory + "/" + SQLiteEmulatorStore.fileName)
-            emulator = try await Emulator.start(configuration, store: store, port: port, loops: loops)
+            emulator = try await Emulator.start(configuration, store: store, port: port, tls: tls, loops: loops)
         } else {
-            emulator = try await Emulator.start(configuration, port: port, loops: loops)
+            emulator = try await Emulator.start(configuration, port: port, tls: tls, loops: loops)
         }
         let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
         let token = try signer.sign(issuedAt: ProviderTokenCache.systemClock())

@@ -12,7 +12,6 @@ final class ConnectionIO {
     let socket: TCPSocket
     private(set) var tls: TLSSession?
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
-    private var plaintext: [UInt8] = []
     private var produced: [UInt8] = []
     private var outbound: [UInt8] = []
     private var outboundStart = 0
@@ -83,27 +82,38 @@ final class ConnectionIO {
             return false
         }
         tls.receiveCiphertext(bytes)
-        plaintext.removeAll(keepingCapacity: true)
-        let status: TLSReadStatus
-        do {
-            status = try tls.readPlaintext(into: &plaintext)
-        } catch {
-            throw .tls(error)
-        }
-        if !plaintext.isEmpty {
-            try plaintext.withUnsafeBytes { buffer in
-                Result { () throws(HTTP2ConnectionError) in try deliver(buffer) }
-            }.get()
-        }
-        return status == .closed
+        // Decrypted into the session's own read buffer and delivered from there: no copy into a
+        // growing array, no buffer per connection beyond the session's.
+        return try tls.readBuffer.withUnsafeMutableBytes { buffer in
+            Result { () throws(HTTP2ConnectionError) -> Bool in
+                while true {
+                    let status: TLSReadStatus
+                    do throws(TLSError) {
+                        status = try tls.readPlaintext(into: buffer)
+                    } catch {
+                        throw .tls(error)
+                    }
+                    switch status {
+                    case .ok(let count):
+                        try deliver(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                        if count < buffer.count { return tls.hasReadClose }
+                    case .wantMore:
+                        return false
+                    case .closed:
+                        return true
+                    }
+                }
+            }
+        }.get()
     }
 
     /// Progresses a TLS handshake with no application data to read (after `startTLS`).
     func pumpTLS() throws(HTTP2ConnectionError) {
         guard let tls else { return }
-        plaintext.removeAll(keepingCapacity: true)
         do {
-            _ = try tls.readPlaintext(into: &plaintext)
+            _ = try tls.readBuffer.withUnsafeMutableBytes { buffer in
+                Result { () throws(TLSError) in try tls.readPlaintext(into: buffer) }
+            }.get()
         } catch {
             throw .tls(error)
         }

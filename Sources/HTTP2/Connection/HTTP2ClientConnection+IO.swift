@@ -8,6 +8,8 @@ extension HTTP2ClientConnection: IOHandler {
         default: break
         }
         do {
+            reading = true
+            defer { reading = false }
             let outcome = try io.readAvailable { bytes throws(HTTP2ConnectionError) in try self.deliver(bytes) }
             lastActivity = EventLoop.now()
             try checkHandshake()
@@ -49,6 +51,7 @@ extension HTTP2ClientConnection: IOHandler {
     /// Writes what the session (or the proxy handshake) has queued; keeps EPOLLOUT only while needed.
     func flush() {
         guard let io, registered else { return }
+        unflushedRequests = 0
         let sessionReady: Bool =
             switch phase {
             case .handshaking, .awaitingSettings, .ready, .draining: true

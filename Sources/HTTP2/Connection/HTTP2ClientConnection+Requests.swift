@@ -8,7 +8,9 @@ extension HTTP2ClientConnection {
         completion: @escaping (Result<HTTP2Response, HTTP2RequestFailure>) -> Void
     ) {
         let deadline = timeout.map { EventLoop.now() &+ $0.clampedNanoseconds } ?? 0
-        submit(headers: headers, extraHeaders: extraHeaders, body: body, deadline: deadline, completion: .closure(completion))
+        submit(
+            headers: headers, extraHeaders: extraHeaders, body: body, deadline: deadline,
+            completion: .closure(completion))
     }
 
     /// Sends a request whose outcome goes to `onCompletion` with `context`, exactly once, on the
@@ -18,7 +20,8 @@ extension HTTP2ClientConnection {
     public func submit(
         headers: HTTP2HeaderBlock?, extraHeaders: HTTP2HeaderBuffer?, body: [UInt8], deadline: UInt64, context: UInt64
     ) {
-        submit(headers: headers, extraHeaders: extraHeaders, body: body, deadline: deadline, completion: .context(context))
+        submit(
+            headers: headers, extraHeaders: extraHeaders, body: body, deadline: deadline, completion: .context(context))
     }
 
     private func submit(
@@ -32,15 +35,23 @@ extension HTTP2ClientConnection {
         }
         let token = pending.insert(PendingRequests.Entry(completion: completion, streamID: 0, deadline: deadline))
         do {
-            let streamID = try session.submitRequest(headers: headers, extraHeaders: extraHeaders, body: body, token: token)
+            let streamID = try session.submitRequest(
+                headers: headers, extraHeaders: extraHeaders, body: body, token: token)
             pending.setStreamID(streamID, for: token)
         } catch {
             _ = pending.remove(token)
-            deliver(completion, .failure(HTTP2RequestFailure(kind: .connection(.http2(error)), mayHaveBeenProcessed: false)))
+            deliver(
+                completion, .failure(HTTP2RequestFailure(kind: .connection(.http2(error)), mayHaveBeenProcessed: false))
+            )
             return
         }
         if deadline != 0, timeoutSweep == nil { scheduleTimeoutSweep() }
         scheduleFlush()
+        // A full window of answers read at once resumes as many senders in one turn: writing the
+        // first requests while the rest are still being made lets the server start on them, instead
+        // of both sides taking turns idling over one big batch (the rest follows in the flush above).
+        unflushedRequests += 1
+        if unflushedRequests >= Self.earlyFlushRequests && !reading { flush() }
     }
 
     /// Hands a request's outcome to whoever waits for it.
@@ -124,7 +135,8 @@ extension HTTP2ClientConnection {
         session?.owner = nil
         for token in pending.tokens {
             guard let entry = pending.remove(token) else { continue }
-            deliver(entry.completion, .failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: true)))
+            deliver(
+                entry.completion, .failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: true)))
         }
         onEvent?(self, .closed(error))
         onEvent = nil

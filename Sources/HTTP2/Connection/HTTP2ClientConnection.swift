@@ -78,9 +78,10 @@ public final class HTTP2ClientConnection {
     @exclusivity(unchecked) public var onEvent: ((HTTP2ClientConnection, Event) -> Void)?
     /// Called on the loop with the outcome of each request submitted with a `context` (see
     /// `submit(headers:extraHeaders:body:deadline:context:)`), exactly once per request.
-    @exclusivity(unchecked) public var onCompletion: ((HTTP2ClientConnection, UInt64, Result<HTTP2Response, HTTP2RequestFailure>) -> Void)?
+    @exclusivity(unchecked) public var onCompletion:
+        ((HTTP2ClientConnection, UInt64, Result<HTTP2Response, HTTP2RequestFailure>) -> Void)?
 
-    // SAFETY (`@exclusivity(unchecked)` on `phase`, `session`, `flushScheduled` and `pending`):
+    // SAFETY (`@exclusivity(unchecked)` on `phase`, `session`, `flushScheduled`, `unflushedRequests`, `pending`):
     // loop thread only, read for every request and response; each access is a momentary read or
     // write, none held across a call that could re-enter the connection.
     @exclusivity(unchecked) var phase: Phase = .resolving
@@ -94,6 +95,12 @@ public final class HTTP2ClientConnection {
     var pingDeadline: TimerID?
     var lastActivity: UInt64 = 0
     @exclusivity(unchecked) var flushScheduled = false
+    /// Requests submitted since the last flush; at `earlyFlushRequests` a submit flushes at once.
+    @exclusivity(unchecked) var unflushedRequests = 0
+    /// Inside `io.readAvailable`: `io` is in use, so a submit (from a completion) only schedules the flush.
+    var reading = false
+    /// About one TLS record of typical notifications (h2load, the reference, writes in ~16 KB too).
+    static let earlyFlushRequests = 32
     /// One timer checks request deadlines for the whole connection (instead of one timer per
     /// request): timeouts fire up to `timeoutGranularity` late.
     @exclusivity(unchecked) var timeoutSweep: TimerID?

@@ -18,6 +18,36 @@ extension TLSSession {
     /// signal again. After a call, drain the ciphertext: handshake messages and alerts may be waiting.
     /// When it throws, plaintext decrypted before the failure has already been appended.
     public func readPlaintext(into buffer: inout [UInt8]) throws(TLSError) -> TLSReadStatus {
+        var total = 0
+        while true {
+            let status = try readBuffer.withUnsafeMutableBytes { chunk in
+                Result { () throws(TLSError) -> TLSReadStatus in
+                    let status = try readPlaintext(into: chunk)
+                    if case .ok(let count) = status {
+                        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+                    }
+                    return status
+                }
+            }.get()
+            switch status {
+            case .ok(let count):
+                total += count
+                if count == readBuffer.count { continue }  // full: more may be decrypted already
+                return .ok(total)
+            case .wantMore, .closed:
+                return total > 0 ? .ok(total) : status
+            }
+        }
+    }
+
+    /// Decrypts what has been received straight into `destination`, until it is full or OpenSSL wants
+    /// more ciphertext; progresses the handshake first.
+    ///
+    /// `.ok(destination.count)`: call again, more plaintext may be decrypted already. Fewer bytes: all
+    /// that was received is read (then `hasReadClose` says whether close_notify came with them). Saves
+    /// a copy over the array form when the caller consumes each chunk where it lies. After a call,
+    /// drain the ciphertext.
+    public func readPlaintext(into destination: UnsafeMutableRawBufferPointer) throws(TLSError) -> TLSReadStatus {
         if let receiveFailure { throw fail(receiveFailure) }
         if case .failed(let error) = phase { throw error }
         if !isHandshakeComplete {
@@ -25,12 +55,12 @@ extension TLSSession {
             try advanceHandshake()
             guard isHandshakeComplete else { return .wantMore }
         }
+        guard let base = destination.baseAddress else { return peerClosed ? .closed : .wantMore }
         var total = 0
-        reading: while !peerClosed {
+        reading: while !peerClosed && total < destination.count {
             TLSErrorStack.clear()
-            let count = readBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+            let count = SSL_read(ssl, base + total, Int32(clamping: destination.count - total))
             if count > 0 {
-                buffer.append(contentsOf: readBuffer[0..<Int(count)])
                 total += Int(count)
                 continue
             }

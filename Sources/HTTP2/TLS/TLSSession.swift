@@ -48,10 +48,12 @@ public final class TLSSession {
     /// byte not yet taken.
     var pending: [UInt8] = []
     var pendingStart = 0
-    /// Reused SSL_read destination.
+    /// Reused SSL_read destination (ConnectionIO decrypts into it too, and delivers from it).
     var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
     /// Set when the peer's close_notify has been read.
     var peerClosed = false
+    /// Whether the peer's close_notify has been read: no more plaintext will come.
+    public var hasReadClose: Bool { peerClosed }
     /// The first failure to hand ciphertext to OpenSSL, reported by the next read.
     var receiveFailure: TLSError?
     /// The host name or IP address a verifying client checks the server's certificate against.
@@ -76,6 +78,9 @@ public final class TLSSession {
             throw .invalidConfiguration(reason: "BIO_new: \(TLSErrorStack.summary(or: "out of memory"))")
         }
         SSL_set_bio(ssl, bio, bio)  // the SSL owns the BIO from here (one reference for both roles)
+        // Read-ahead: OpenSSL asks the BIO for all it holds (up to its buffer) instead of each record's
+        // header and then its body, halving the reads through the BIO on a busy connection.
+        SSL_set_read_ahead(ssl, 1)
         self.ssl = ssl
         switch context.configuration.role {
         case .server:
