@@ -83,7 +83,8 @@ struct PoolSpreadTests {
         let note = try Self.note.get()
         let tally = ConnectionTally()
         let world = try await World.start(tally, streams: 1000, connections: 4, loops: 1)
-        var remaining = 2000
+        // Long enough that the connections opened one after another, as load arrives, share it.
+        var remaining = 6000
         let succeeded = Mutex(0)
         await world.client.sendEach(concurrency: 400) {
             guard remaining > 0 else { return nil }
@@ -92,8 +93,8 @@ struct PoolSpreadTests {
         } onResult: { _, result in
             if case .success = result { succeeded.withLock { $0 += 1 } }
         }
-        #expect(succeeded.withLock { $0 } == 2000)
-        Self.expectEvenSpread(tally.perConnection, total: 2000, connections: 4)
+        #expect(succeeded.withLock { $0 } == 6000)
+        Self.expectEvenSpread(tally.perConnection, total: 6000, connections: 4)
         #expect(world.transport.connectionCount == 4)
         await world.stop()
     }
