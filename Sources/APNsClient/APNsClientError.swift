@@ -22,7 +22,8 @@ public enum APNsClientError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .rejected(let rejection): rejection.description
         case .transport(let failure): failure.description
-        case .timedOut(let seconds): "no response from APNs within \(seconds) s (the notification may have been delivered)"
+        case .timedOut(let seconds):
+            "no response from APNs within \(seconds) s (the notification may have been delivered)"
         case .invalidNotification(let message): "not sent: \(message)"
         case .invalidConfiguration(let message): message
         case .providerToken(let error): error.description
@@ -46,7 +47,9 @@ public struct APNsRejection: Sendable, Equatable, CustomStringConvertible {
     /// For 410: when APNs last confirmed the token was invalid, in milliseconds since 1970.
     public let timestampMilliseconds: Int?
 
-    public init(status: Int, reason: Reason, apnsID: String?, uniqueID: String? = nil, timestampMilliseconds: Int? = nil) {
+    public init(
+        status: Int, reason: Reason, apnsID: String?, uniqueID: String? = nil, timestampMilliseconds: Int? = nil
+    ) {
         self.status = status
         self.reason = reason
         self.apnsID = apnsID
@@ -64,15 +67,30 @@ public struct APNsRejection: Sendable, Equatable, CustomStringConvertible {
 
 /// A request that got no response.
 public struct TransportFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, as far as it decides whether trying again can help.
+    public enum Kind: Sendable, Equatable {
+        /// A failure a later attempt may get past: a refused, reset or closed connection, a
+        /// timeout, GOAWAY, a refused stream.
+        case other
+        /// The server's certificate did not verify against the trusted CAs: every connection
+        /// meets the same certificate until the configuration changes (`caFile`).
+        case certificateVerificationFailed
+    }
+
     /// false when the request certainly did not reach APNs (refused stream, stream above GOAWAY's
     /// last-stream-id, never written): safe to resend without risking a duplicate.
     public let mayHaveReachedAPNs: Bool
     public let message: String
+    public let kind: Kind
 
-    public init(mayHaveReachedAPNs: Bool, message: String) {
+    public init(mayHaveReachedAPNs: Bool, message: String, kind: Kind = .other) {
         self.mayHaveReachedAPNs = mayHaveReachedAPNs
         self.message = message
+        self.kind = kind
     }
+
+    /// Whether a resend would fail the same way (the retry policy never resends it).
+    public var isPermanent: Bool { kind == .certificateVerificationFailed }
 
     public var description: String { message }
 }

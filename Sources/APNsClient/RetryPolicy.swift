@@ -4,7 +4,8 @@ import APNs
 ///
 /// Resent: 429 TooManyRequests, 500, 503 (the reason table's `withBackoff` class), and transport
 /// failures that certainly did not reach APNs. Never resent: anything Apple says not to retry
-/// (BadDeviceToken, Unregistered, PayloadTooLarge, ...). A resend keeps the same apns-id.
+/// (BadDeviceToken, Unregistered, PayloadTooLarge, ...), and a transport failure that a resend
+/// would meet again (a server certificate that does not verify). A resend keeps the same apns-id.
 /// Delays grow exponentially from `baseDelay` to `maximumDelay`, with full jitter.
 public struct RetryPolicy: Sendable, Equatable {
     /// Attempts in all, the first included; 1 disables retries.
@@ -32,7 +33,7 @@ public struct RetryPolicy: Sendable, Equatable {
     public func isRetryable(_ error: APNsClientError) -> Bool {
         switch error {
         case .rejected(let rejection): rejection.reason.isRetryable
-        case .transport(let failure): !failure.mayHaveReachedAPNs || resendPossiblyDelivered
+        case .transport(let failure): !failure.isPermanent && (!failure.mayHaveReachedAPNs || resendPossiblyDelivered)
         case .timedOut: resendPossiblyDelivered
         case .invalidNotification, .invalidConfiguration, .providerToken, .shutDown: false
         }
@@ -40,7 +41,8 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// The delay before attempt `attempt + 1` after `attempt` failed with `error` (attempts count
     /// from 1), or nil to give up. `random` picks the jitter in 0...1.
-    public func delay(afterAttempt attempt: Int, failingWith error: APNsClientError, random: () -> Double) -> Duration? {
+    public func delay(afterAttempt attempt: Int, failingWith error: APNsClientError, random: () -> Double) -> Duration?
+    {
         guard attempt < maximumAttempts, isRetryable(error) else { return nil }
         let exponent = min(attempt - 1, 30)
         let ceiling = min(maximumDelay, baseDelay * (1 << exponent))

@@ -25,7 +25,8 @@ import Synchronization
 ///
 /// Thread-safety: `next()`, `retire` and the consumer's counts (`refused`, `warned`,
 /// `linesAccountedFor`, `lastLine`) are for one consumer thread at a time (or after it has
-/// finished); `interruption`, `readError` and `bytesConsumed` may be used from any thread.
+/// finished); `interruption`, `readError`, `bytesConsumed` and `readSoFar` may be used from any
+/// thread.
 /// Lifecycle: decoding starts in `init` and ends at the end of input, or at `stop()`, which the
 /// owner must call when it is done.
 public final class DecodedRequestStream: Sequence, IteratorProtocol {
@@ -38,7 +39,8 @@ public final class DecodedRequestStream: Sequence, IteratorProtocol {
     public let interruption: Interruption
     /// The batch being handed out; `take()` moves each notification out (no copy, no retain).
     /// Unchecked exclusivity: touched once per notification by its one consumer, never across a
-    /// call that could re-enter `next()` (dynamic checks cost as much as the hand-out itself).
+    /// call that could re-enter `next()` (a dynamic check is a runtime call per access, and the
+    /// hand-out itself is a few loads and stores).
     @exclusivity(unchecked) private var current = BatchHandover.Batch()
     @exclusivity(unchecked) private var position = 0
     /// The index of `current.reports` to deliver next.
@@ -156,6 +158,11 @@ public final class DecodedRequestStream: Sequence, IteratorProtocol {
     public var readError: LineReaderError? { handover.progress.withLock { $0.readError } }
     /// Input bytes decoded so far (lines and their ends), for progress.
     public var bytesConsumed: Int { handover.progress.withLock { $0.bytesConsumed } }
+    /// Lines read so far (skipped ones included) and the bytes they took, read together: their
+    /// ratio estimates how many lines an input of known size holds.
+    public var readSoFar: (lines: Int, bytes: Int) {
+        handover.progress.withLock { ($0.linesRead, $0.bytesConsumed) }
+    }
 
     /// Stops decoding (the consumer will not ask for more) and, with `waitForDecoding`, waits until
     /// the decoding thread has let go of the reader. Not waiting suits an interrupted stream whose
@@ -185,4 +192,5 @@ public struct LineReport: Sendable {
 struct DecodingProgress {
     var readError: LineReaderError?
     var bytesConsumed = 0
+    var linesRead = 0
 }

@@ -15,6 +15,8 @@ public final class FileLineReader: LineReader {
     public let maximumLineBytes: Int
     private let fd: Int32
     private let name: String
+    /// The file's path when opened by path (standard input has none): `countLines` reads it again.
+    private var path: String?
     private let ownsDescriptor: Bool
     /// The least free space a `read` is given.
     private static let readSize = 64 * 1024
@@ -51,10 +53,46 @@ public final class FileLineReader: LineReader {
         }
         do {
             let fd = try System.openForReading(path)
-            return FileLineReader(fd: fd, name: "'\(path)'", ownsDescriptor: true, maximumLineBytes: maximumLineBytes)
+            let reader = FileLineReader(
+                fd: fd, name: "'\(path)'", ownsDescriptor: true, maximumLineBytes: maximumLineBytes)
+            reader.path = path
+            return reader
         } catch {
             throw LineReaderError("cannot read '\(path)': \(error.message)")
         }
+    }
+
+    /// The largest file `countLines` reads through: a larger one would hold up the caller (the
+    /// first send) while it is read once more, and its count can be estimated from the bytes read.
+    public static let maximumCountedBytes = 1 << 30
+
+    /// Counts the newlines of a regular file opened by path (a last line without one counts too),
+    /// through a descriptor of its own; nil for standard input, a pipe, a file over
+    /// `maximumCountedBytes`, or a read error (the reading proper reports those).
+    public func countLines() -> Int? {
+        guard let path, let totalBytes, totalBytes <= Self.maximumCountedBytes else { return nil }
+        guard let counting = try? System.openForReading(path) else { return nil }
+        defer { try? System.close(counting) }
+        var chunk = [UInt8](repeating: 0, count: Self.readSize * 4)
+        var newlines = 0
+        var last = UInt8(ascii: "\n")
+        while true {
+            let read = chunk.withUnsafeMutableBytes { bytes in
+                Result { () throws(SystemError) in try System.read(counting, into: bytes) }
+            }
+            guard case .success(.completed(let count)) = read else { return nil }
+            if count == 0 { break }
+            chunk.withUnsafeBytes { bytes in
+                guard var next = bytes.baseAddress else { return }
+                let end = next + count
+                while next < end, let found = memchr(next, 0x0A, next.distance(to: end)) {
+                    newlines += 1
+                    next = UnsafeRawPointer(found) + 1
+                }
+            }
+            last = chunk[count - 1]
+        }
+        return newlines + (last == UInt8(ascii: "\n") ? 0 : 1)
     }
 
     /// The buffer's size (tests: memory stays bounded by the line limit).

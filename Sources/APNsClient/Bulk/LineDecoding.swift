@@ -74,14 +74,14 @@ final class LineDecoding: @unchecked Sendable {
                 batch.notifications.append(notification)
             }
             if batch.notifications.count == DecodedRequestStream.batchSize {
-                publish(readError: nil)
+                publish(readError: nil, linesRead: number)
                 batch.nextReportAt = batch.reports.first?.before ?? -1
                 guard handover.put(batch) else { return }
                 sweeper.collect(from: graveyard)
                 batch = handover.spareBatch() ?? BatchHandover.Batch(reservingCapacity: DecodedRequestStream.batchSize)
             }
         }
-        publish(readError: readError)
+        publish(readError: readError, linesRead: number)
         batch.last = true
         batch.nextReportAt = batch.reports.first?.before ?? -1
         _ = handover.put(batch)
@@ -107,11 +107,12 @@ final class LineDecoding: @unchecked Sendable {
         }
     }
 
-    private func publish(readError: LineReaderError?) {
+    private func publish(readError: LineReaderError?, linesRead: Int) {
         let consumed = reader.bytesConsumed
         handover.progress.withLock { progress in
             progress.readError = readError
             progress.bytesConsumed = consumed
+            progress.linesRead = linesRead
         }
     }
 }

@@ -15,6 +15,14 @@ public protocol LineReader: AnyObject {
     /// end of input. A reader with a buffer lends its bytes instead of copying them out. (Not
     /// generic: through `any LineReader`, a generic result was copied through value witnesses.)
     func withNextLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(LineReaderError) -> LineRead
+    /// The number of lines in the whole input, counted without consuming any, when that is cheap
+    /// (input in memory, a regular file of moderate size); nil otherwise. For progress.
+    func countLines() -> Int?
+}
+
+extension LineReader {
+    /// Not counted: a reader that cannot count its lines without consuming them.
+    public func countLines() -> Int? { nil }
 }
 
 /// What `LineReader.withNextLine` found.
@@ -59,6 +67,7 @@ public struct LineReaderError: Error, Sendable, Equatable, CustomStringConvertib
 /// Lines from memory (tests, and callers that hold their input already).
 public final class MemoryLineReader: LineReader {
     private var lines: [[UInt8]]
+    private let lineCount: Int
     public let maximumLineBytes: Int
     public private(set) var bytesConsumed = 0
     public let totalBytes: Int?
@@ -69,7 +78,10 @@ public final class MemoryLineReader: LineReader {
         lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
         if lines.last?.isEmpty == true { lines.removeLast() }
         lines.reverse()
+        lineCount = lines.count
     }
+
+    public func countLines() -> Int? { lineCount }
 
     public func withNextLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(LineReaderError) -> LineRead {
         guard var line = lines.popLast() else { return .end }

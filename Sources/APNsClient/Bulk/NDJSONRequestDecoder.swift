@@ -29,6 +29,10 @@ public struct NDJSONRequestDecoder: Sendable {
     /// Whether a notification without an apns-id gets a random one here (a bulk send: the
     /// sender would give it one anyway; on the decoding thread it costs the loop nothing).
     public var assignIDs = false
+    /// Whether a line without a topic (no `apns-topic` of its own, no default) is refused: with
+    /// token authentication APNs answers every such request 400 MissingTopic. A client
+    /// certificate may imply the topic (a single-topic certificate's), so it stays optional there.
+    public var requiresTopic = false
     /// The defaults checked ahead (`prepared()`); nil: checked at each line that takes them all.
     var checked: Result<Defaults, FieldError>? = nil
     /// Lint verdicts, the last payload and the last topic.
@@ -46,6 +50,8 @@ public struct NDJSONRequestDecoder: Sendable {
         self.refuseLintErrors = refuseLintErrors
         self.now = now
     }
+
+    static let missingTopic = "apns-topic: missing; token authentication needs the topic (the app's bundle id)"
 
     static let headerKeys: Set<String> = [
         "apns-topic", "apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id", "apns-id",
@@ -154,6 +160,7 @@ public struct NDJSONRequestDecoder: Sendable {
     private func build(
         number: Int, tokenText: String, payload: [UInt8], texts: HeaderTexts
     ) throws(LineError) -> Parts {
+        if requiresTopic, texts.topic == nil { throw LineError(line: number, message: Self.missingTopic) }
         let (lint, isNew) = verdict(
             RequestLintKey(
                 payload: payload, topic: texts.topic, pushType: texts.pushType, priority: texts.priority,
@@ -182,6 +189,7 @@ public struct NDJSONRequestDecoder: Sendable {
     private func build(
         number: Int, tokenText: String, payload: [UInt8], defaults: Defaults, knownVerdict: RequestLint?
     ) throws(LineError) -> Parts {
+        if requiresTopic, defaults.topic == nil { throw LineError(line: number, message: Self.missingTopic) }
         let lint: RequestLint
         let isNew: Bool
         if let knownVerdict {
@@ -210,8 +218,8 @@ public struct NDJSONRequestDecoder: Sendable {
         return (notification, lint, isNew)
     }
 
-    /// The topic for `text`: the last one made when the text is the same (checking a topic's
-    /// characters cost more than the rest of a line's headers together).
+    /// The topic for `text`: the last one made when the text is the same, so lines that name the
+    /// same topic share one checked value instead of each checking and holding its own.
     private func topicValue(_ text: String) throws(FieldError) -> Topic {
         // Bytes, not String equality: "com.\u{212A}app" (a Kelvin sign) equals "com.Kapp" as a String,
         // and must not be taken for it.

@@ -138,7 +138,7 @@ enum NDJSONRequestScanner {
         }
 
         /// Whether only spaces are left. (Not handed the fields to return: copying them in and
-        /// out went through the generic `Optional` copy, ~200 instructions a line.)
+        /// out goes through the generic `Optional` copy, a value-witness call per field.)
         private mutating func atEnd() -> Bool {
             skipSpace()
             return position == count

@@ -7,9 +7,9 @@
 //
 // A notification's strings (its token, its apns-id) are allocated on the decoding thread; freed on
 // the loop, every free went to glibc's arena under its lock (the loop's own cache of free blocks
-// of that size is always full, since the loop never allocates them): about 500 instructions per
-// notification on the loop, the bulk send's bound. Freed where they were made, they go back to
-// that thread's cache and the next line reuses them. One per line, not a whole array at once:
+// of that size is always full, since the loop never allocates them), on the thread that bounds a
+// bulk send's rate. Freed where they were made, they go back to that thread's cache and the next
+// line reuses them. One per line, not a whole array at once:
 // glibc's per-thread cache keeps only seven blocks of a size, so freeing 256 notifications in a row
 // sent most of them to the arena all the same.
 //

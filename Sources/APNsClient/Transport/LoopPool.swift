@@ -23,10 +23,12 @@ import HTTP2
 import Synchronization
 
 final class LoopPool: @unchecked Sendable {
-    // SAFETY: every member is used on `loop` only (LoopPool is handed to `loop.execute`). The
-    // `@exclusivity(unchecked)` ones (touched for every request, where dynamic exclusivity checks
-    // cost several percent) are never accessed across a call that could re-enter the pool: values
-    // are copied out before a connection, a continuation or a timer is called.
+    // SAFETY: every member is used on `loop` only (LoopPool is handed to `loop.execute`); the entry
+    // points from outside (`perform`, `observeShutdown`, `shutdown`) assert it in debug builds, and
+    // everything else runs from them or from the loop's own events. The `@exclusivity(unchecked)`
+    // members (touched for every request, where dynamic exclusivity checks would cost more than the
+    // work they guard) are never accessed across a call that could re-enter the pool: values are
+    // copied out before a connection, a continuation or a timer is called.
 
     typealias Continuation = RequestSlots.Continuation
 
@@ -104,6 +106,9 @@ final class LoopPool: @unchecked Sendable {
     /// Takes a request; `completion` is carried out exactly once, on the loop (possibly before
     /// this returns, when the pool is shutting down).
     func perform(_ request: APNsRequest, timeout: Duration, completion: RequestCompletion) {
+        // `assert` here rather than `loop.preconditionInEventLoop()`: compiled out of this
+        // module's release build, whatever the optimizer does across modules (a request's path).
+        assert(loop.inEventLoop, "LoopPool.perform: called off its loop '\(loop.name)'")
         guard !shuttingDown else {
             completion.complete(.failure(.shutDown))
             return
@@ -249,9 +254,9 @@ final class LoopPool: @unchecked Sendable {
     }
 
     /// Submits waiting requests while a connection has a free stream: any ready one, or only
-    /// `freed`, a connection that has just freed streams (the other connections' free streams come
-    /// with events of their own, so they are not asked again: at each stream's end, while requests
-    /// wait, scanning them all cost ~600 instructions per request in a bulk send).
+    /// `freed`, a connection that has just freed streams. The other connections' free streams come
+    /// with events of their own, so they are not asked again: in a bulk send requests wait at every
+    /// stream's end, and a scan of every connection there would be repeated per request.
     private func drainWaiting(on freed: HTTP2ClientConnection? = nil) {
         func next() -> HTTP2ClientConnection? {
             guard let freed else { return readyConnection() }
@@ -349,8 +354,8 @@ final class LoopPool: @unchecked Sendable {
         }
         connecting += 1
         // Strong references, on purpose: a weak one gives the pool a side table, which makes every
-        // retain and release of it take the runtime's slow path (measured: ~200 instructions per
-        // request). The cycle ends when the connection closes (it drops both closures then); timers
+        // retain and release of it take the runtime's slow path, and the pool is retained per
+        // request. The cycle ends when the connection closes (it drops both closures then); timers
         // hold the pool until they fire or `shutdown` cancels them.
         let connection = HTTP2ClientConnection.open(on: loop, configuration: connectionConfiguration) {
             [self] connection, event in
@@ -413,14 +418,23 @@ final class LoopPool: @unchecked Sendable {
         // comes after the backoff).
         guard usable == 0 else { return }
         let message = "cannot connect to \(connectionConfiguration.host):\(connectionConfiguration.port): \(error)"
+        let failure = TransportFailure(mayHaveReachedAPNs: false, message: message, kind: Self.kind(of: error))
         while let ticket = waiting.popFirst() {
-            finish(ticket, .failure(.transport(TransportFailure(mayHaveReachedAPNs: false, message: message))))
+            finish(ticket, .failure(.transport(failure)))
         }
+    }
+
+    /// What a failed connect means for a retry: a certificate that did not verify is met again by
+    /// every connection, so the retry policy does not resend into it.
+    static func kind(of error: HTTP2ConnectionError) -> TransportFailure.Kind {
+        if case .tls(.certificateVerificationFailed) = error { return .certificateVerificationFailed }
+        return .other
     }
 
     /// Runs `observer` on the loop once shutdown begins, after which requests fail at once;
     /// returns an id for `stopObservingShutdown`, or nil when shutdown has begun already.
     func observeShutdown(_ observer: @escaping () -> Void) -> Int? {
+        assert(loop.inEventLoop, "LoopPool.observeShutdown: called off its loop '\(loop.name)'")
         guard !shuttingDown else { return nil }
         lastObserver += 1
         shutdownObservers[lastObserver] = observer
@@ -432,6 +446,7 @@ final class LoopPool: @unchecked Sendable {
     }
 
     func shutdown(_ done: @escaping () -> Void) {
+        assert(loop.inEventLoop, "LoopPool.shutdown: called off its loop '\(loop.name)'")
         shuttingDown = true
         onShutdown = done
         let observers = shutdownObservers.values

@@ -29,28 +29,36 @@ struct BulkSend {
                 return ExitStatus.failure
             }
         }
-        let totalBytes = reader.totalBytes  // read before the reader goes to the decoding thread
+        // On a terminal, a progress line, with everything else printed above it (`display`). Its
+        // total is taken before the reader goes to the decoding thread.
+        let progress =
+            !options.dryRun && context.standardErrorIsTerminal && !options.json
+            ? Progress(
+                total: Progress.Total(lines: reader.countLines(), bytes: reader.totalBytes),
+                skipped: options.skipLines ?? 0, write: context.standardError) : nil
+        let display = progress?.context(around: context) ?? context
         var decoder = NDJSONRequestDecoder(
             topic: options.topic, pushType: options.pushType, priority: options.priority,
             expiration: options.expiration, collapseID: options.collapseID, refuseLintErrors: !options.force,
             now: context.now())
         decoder.assignIDs = !options.dryRun
-        let reports = LineReportPrinter(command: "herald send", path: path, context: context)
+        if case .token = options.credentials { decoder.requiresTopic = true }
+        let reports = LineReportPrinter(command: "herald send", path: path, context: display)
         let requests = DecodedRequestStream(
             reader: reader, decoder: decoder, skipLines: options.skipLines ?? 0, report: reports.print)
-        context.onInterrupt { [interruption = requests.interruption, context] in
+        display.onInterrupt { [interruption = requests.interruption, display] in
             interruption.interrupt()
-            context.standardError(
+            display.standardError(
                 "herald send: interrupted: no more lines are read; waiting for the notifications in flight "
                     + "(Ctrl-C again to exit at once)\n")
         }
         // Result lines go out in blocks of up to 64 KiB (one write each), not one write per line.
-        let output = BufferedOutput(context.standardOutput)
-        var bufferedContext = context
+        let output = BufferedOutput(display.standardOutput)
+        var bufferedContext = display
         bufferedContext.standardOutput = { output.write($0) }
         var status: Int32
         if let client {
-            status = await send(requests, client: client, context: bufferedContext, totalBytes: totalBytes)
+            status = await send(requests, client: client, context: bufferedContext, output: output, progress: progress)
         } else {
             status = BulkDryRun(options: options, context: bufferedContext).run(requests)
         }
@@ -59,17 +67,17 @@ struct BulkSend {
         output.flush()
         if requests.warned > 0 {
             let verb = options.dryRun ? "would be sent" : "sent"
-            context.standardError("lint: \(requests.warned) \(verb) with findings (each reported once, above)\n")
+            display.standardError("lint: \(requests.warned) \(verb) with findings (each reported once, above)\n")
         }
         if let readError = requests.readError {
-            context.standardError(
+            display.standardError(
                 "herald send: --requests: \(readError); every line before line \(requests.linesAccountedFor + 1) is accounted for\n"
             )
             status = ExitStatus.failure
         }
         if requests.interruption.isSet {
             let resume = requests.linesAccountedFor
-            context.standardError(
+            display.standardError(
                 "herald send: interrupted; lines 1-\(resume) are accounted for: resume with --skip-lines \(resume)\n")
             status = ExitStatus.failure
         }
@@ -77,20 +85,20 @@ struct BulkSend {
     }
 
     private func send(
-        _ requests: DecodedRequestStream, client: APNsClient, context: CommandContext, totalBytes: Int?
+        _ requests: DecodedRequestStream, client: APNsClient, context: CommandContext, output: BufferedOutput,
+        progress: Progress?
     ) async -> Int32 {
         let printer = ResultPrinter(options: options, context: context)
-        let progress =
-            context.standardErrorIsTerminal && !options.json
-            ? Progress(totalBytes: totalBytes, bytesConsumed: { requests.bytesConsumed }) : nil
         let started = ContinuousClock.now
         // Lines are read, decoded and linted on a thread of their own (DecodedRequestStream), sent
         // and printed on the transport's loop, with no task per notification.
         await client.sendEach(concurrency: options.concurrency ?? 1000, next: requests.next) { notification, result in
             printer.print(notification, result)
-            progress?.update(client.metrics, invalid: requests.refused, started: started)
+            progress?.update(client.metrics, refused: requests.refused, read: requests.readSoFar, started: started)
             requests.retire(consume notification)  // freed on the decoding thread
         }
+        // Results still buffered go out above the line, which then goes for good.
+        output.flush()
         progress?.finish()
         var metrics = client.metrics
         await client.shutdown()
