@@ -6,6 +6,26 @@ extension System {
         try callBlocking("open") { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
     }
 
+    /// Opens `path` for writing, close-on-exec: created with mode 0644, or emptied if it exists.
+    public static func openForWriting(_ path: String) throws(SystemError) -> Int32 {
+        try callBlocking("open") { Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+    }
+
+    /// Writes all of `bytes` to a blocking descriptor (a file, a pipe, a terminal), in as many
+    /// `write` calls as it takes. A non-blocking descriptor that would block throws (`EAGAIN`).
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+            offset += try callBlocking("write") { Glibc.write(fd, rest.baseAddress, rest.count) }
+        }
+    }
+
+    /// Whether `fd` is a terminal (`isatty`).
+    public static func isTerminal(_ fd: Int32) -> Bool {
+        Glibc.isatty(fd) == 1
+    }
+
     /// The size of the regular file `fd` refers to; nil for a pipe, a terminal or a socket.
     public static func regularFileSize(_ fd: Int32) -> Int? {
         var status = stat()
