@@ -21,6 +21,24 @@ extension System {
         }
     }
 
+    /// Creates the directory `path` (mode 0755, less the umask); one that exists already is fine.
+    public static func makeDirectory(_ path: String) throws(SystemError) {
+        if Glibc.mkdir(path, 0o755) == 0 { return }
+        let code = Glibc.errno
+        if code == EEXIST { return }
+        throw failure("mkdir", code)
+    }
+
+    /// Sets the permission bits of `path` (`chmod`), e.g. 0o600 for a private key only its owner reads.
+    public static func changeMode(_ path: String, to mode: mode_t) throws(SystemError) {
+        _ = try callBlocking("chmod") { Glibc.chmod(path, mode) }
+    }
+
+    /// Whether this process may read `path` (`access(R_OK)`).
+    public static func isReadable(_ path: String) -> Bool {
+        Glibc.access(path, R_OK) == 0
+    }
+
     /// Whether `fd` is a terminal (`isatty`).
     public static func isTerminal(_ fd: Int32) -> Bool {
         Glibc.isatty(fd) == 1
