@@ -74,6 +74,29 @@ struct EmulatorCommandTests {
         let output = emulatorOutput.withLock { $0 }
         #expect(output.contains("listening on https://127.0.0.1:\(listening) (sandbox)"))
         #expect(output.contains("stopped after answering 1 request\n"))
+        var key = stat()
+        #expect(stat(directory + "/data/emulator-key.pem", &key) == 0)
+        #expect(key.st_mode & 0o777 == 0o600, "the generated key is its owner's alone")
+    }
+
+    @Test func aDataDirectoryThatCannotBeMadeIsAOneLineErrorWithTheReason() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-emu-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data("not a directory".utf8).write(to: URL(fileURLWithPath: directory + "/file"))
+        for plaintext in [true, false] {  // the state's directory, and the TLS files' (made first)
+            var context = CommandContext.system
+            let errors = Mutex("")
+            context.standardError = { text in errors.withLock { $0 += text } }
+            context.standardOutput = { _ in }
+            let status = await runHerald(
+                ["emulator", "--data-dir", directory + "/file/data"] + (plaintext ? ["--plaintext"] : []),
+                context: context)
+            #expect(status == 1)
+            #expect(
+                errors.withLock { $0 }
+                    == "herald emulator: cannot create --data-dir '\(directory)/file/data': Not a directory\n")
+        }
     }
 
     @Test func badSetupIsAOneLineError() async throws {

@@ -3,10 +3,6 @@ import Emulator
 import HTTP2
 import Keys
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `herald emulator`: serves until SIGINT/SIGTERM, then prints how many requests it answered.
 struct EmulatorCommand {
     let options: EmulatorOptions
@@ -162,8 +158,10 @@ struct EmulatorCommand {
     private func openStore() throws(EmulatorSetupError) -> SQLiteEmulatorStore? {
         if options.inMemory { return nil }
         let directory = options.dataDirectory
-        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-            throw EmulatorSetupError("cannot create --data-dir '\(directory)': \(String(cString: strerror(errno)))")
+        do {
+            try System.makeDirectory(directory)
+        } catch {
+            throw EmulatorSetupError("cannot create --data-dir '\(directory)': \(error.message)")
         }
         let path = directory + "/" + SQLiteEmulatorStore.fileName
         do {
@@ -226,10 +224,11 @@ struct EmulatorCommand {
             let caPath = directory + "/ca.pem"
             let certificatePath = directory + "/emulator-cert.pem"
             let keyPath = directory + "/emulator-key.pem"
-            if access(caPath, R_OK) != 0 || access(certificatePath, R_OK) != 0 || access(keyPath, R_OK) != 0 {
-                if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-                    throw EmulatorSetupError(
-                        "cannot create --data-dir '\(directory)': \(String(cString: strerror(errno)))")
+            if ![caPath, certificatePath, keyPath].allSatisfy(System.isReadable) {
+                do {
+                    try System.makeDirectory(directory)
+                } catch {
+                    throw EmulatorSetupError("cannot create --data-dir '\(directory)': \(error.message)")
                 }
                 let authority = try CertificateAuthority.generate(commonName: "Herald Emulator CA")
                 let (certificate, key) = try authority.issue(
@@ -238,7 +237,7 @@ struct EmulatorCommand {
                 try context.writeFile(
                     certificatePath, Array((try certificate.pem() + authority.certificate.pem()).utf8))
                 try context.writeFile(keyPath, Array(try key.pkcs8PEM().utf8))
-                chmod(keyPath, 0o600)
+                try System.changeMode(keyPath, to: 0o600)  // the key is the emulator's identity: its owner's alone
             }
             let chain = try Certificate.chain(contentsOfFile: certificatePath)
             let key = try PrivateKey(contentsOfFile: keyPath)

@@ -28,6 +28,9 @@ extension CommandSpec {
             Each finding is an error, a warning or info. Header options are checked as APNs would check \
             them, and against the payload.
 
+            The size checked is the payload's compact form, the bytes 'herald send' sends: a \
+            pretty-printed file goes out without its whitespace, and its own size is shown beside.
+
             With no --type, the push type is inferred from the payload (content-available alone means \
             background); give --type to check the payload as that type.
 

@@ -1,10 +1,3 @@
-/// Exit statuses: 0 ok, 1 the command ran and found errors or failed, 2 the command line was wrong.
-public enum ExitStatus {
-    public static let success: Int32 = 0
-    public static let failure: Int32 = 1
-    public static let usage: Int32 = 2
-}
-
 /// Runs one `herald` invocation: parses `arguments` (without argv[0]), runs the command, returns the
 /// exit status. Errors are printed as one line on standard error; nothing here traps on bad input.
 public func runHerald(_ arguments: [String], context: CommandContext = .system) async -> Int32 {

@@ -96,14 +96,7 @@ struct SendPlan {
             } catch {
                 throw Problem(message: "\(error)", report: nil)
             }
-            // APNs counts every byte against the size limit, whitespace included: a pretty-printed
-            // file goes out compact (same members in the same order, numbers as written). Text that
-            // is not JSON goes as it is, for lint to explain.
-            if let value = try? JSONValue(parsing: bytes) {
-                let compact = value.encoded()
-                if compact.count < bytes.count { return EncodedPayload(bytes: compact) }
-            }
-            return EncodedPayload(bytes: bytes)
+            return EncodedPayload(bytes: PayloadFile.compacted(bytes))
         case .quick(let title, let body, let badge, let sound):
             var aps = APS()
             if title != nil || body != nil {

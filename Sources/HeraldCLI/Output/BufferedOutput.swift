@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Text for an output stream, gathered into blocks of about 64 KiB and written a block at a time
-/// (a bulk send prints a line per notification; a write per line cost a system call each).
+/// (a bulk send prints a line per notification; writing each line would make a system call of it).
 ///
 /// Thread-safe; call `flush()` once at the end (and before anything that must appear after it).
 final class BufferedOutput: Sendable {

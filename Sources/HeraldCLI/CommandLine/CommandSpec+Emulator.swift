@@ -145,8 +145,9 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var controlTokenFile: String?
 
     /// One loop per core but one, at least one: an emulator shares its machine with the clients it
-    /// serves (tests, CI), and its delivery log has a writer thread of its own. On 2 cores one loop
-    /// served more than two (BENCHMARKS.md, emulator).
+    /// serves (tests, CI), and its delivery log has a writer thread of its own. A loop for every core
+    /// would leave those no core of their own, so the loops, the writer and the clients would take
+    /// turns on the same cores and every turn would cost a switch.
     public static var defaultLoops: Int { max(1, EventLoopGroup.defaultLoopCount - 1) }
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
