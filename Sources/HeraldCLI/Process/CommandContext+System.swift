@@ -114,11 +114,3 @@ enum ProcessFiles {
         return result
     }
 }
-
-/// The progress line's writes (Output/BulkProgress.swift, which the transport branch is rewriting);
-/// this name goes once that file writes through `ProcessFiles` or the context.
-enum SystemIO {
-    static func write(fd: Int32, _ text: String) {
-        ProcessFiles.write(text, to: fd)
-    }
-}
