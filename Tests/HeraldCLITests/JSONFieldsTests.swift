@@ -183,6 +183,16 @@ struct JSONFieldsTests {
         try Data(#"{"aps":{"badge":"3"}}"#.utf8).write(to: URL(fileURLWithPath: lintPayload))
         Self.check("lint", try Self.lines(await herald(["lint", "--json", lintPayload])), against: page)
 
+        let requests = directory + "/requests.ndjson"
+        try Data(
+            ([#"{"token":"\#(dead)","payload":{"aps":{"badge":"3"}}}"#, #"{"token":"\#(dead)","payload":{"aps":{"alert":"hi"}}}"#]
+                .joined(separator: "\n")).utf8
+        ).write(to: URL(fileURLWithPath: requests))
+        let bulk = ["--requests", requests, "--json", "--topic", "com.example.app"]
+        Self.check("lint-requests", try Self.lines(await herald(["lint"] + bulk)), against: page)
+        Self.check(
+            "send-dry-run", try Self.lines(await herald(["send", "--dry-run"] + bulk + credentials)), against: page)
+
         let fault = try await control("POST", "faults", #"{"action":"reset","token":"\#(dead)","latency-ms":5}"#)
         Self.check("control-faults", [try await control("GET", "faults")], against: page)
         #expect(fault["error-code"] != nil)
@@ -205,7 +215,7 @@ struct JSONFieldsTests {
         let checked: Set = [
             "send-result", "send-broadcast-result", "send-summary", "lint", "channels", "device-line",
             "control-deliveries", "control-devices", "control-faults", "control-stats", "control-error",
-            "emulator-config",
+            "emulator-config", "lint-requests", "send-dry-run",
         ]
         #expect(Set(try Self.documented().keys) == checked)
     }

@@ -50,8 +50,8 @@ struct LintRequestsCommand {
             var object = JSONObject()
             object["requests"] = .number(JSONNumber(tally.lines))
             object["clean"] = .number(JSONNumber(tally.clean))
-            object["withWarnings"] = .number(JSONNumber(tally.withWarnings))
-            object["withErrors"] = .number(JSONNumber(tally.withErrors))
+            object["with-warnings"] = .number(JSONNumber(tally.withWarnings))
+            object["with-errors"] = .number(JSONNumber(tally.withErrors))
             context.standardOutput(#"{"summary":"# + JSONValue.object(object).encodedString + "}\n")
         } else {
             context.standardOutput(summary + "\n")

@@ -37,7 +37,7 @@ struct BulkDryRun {
         let summary = "dry run: \(count) would be sent, \(requests.refused) refused, none sent"
         if options.json {
             var object = JSONObject()
-            object["wouldSend"] = .number(JSONNumber(count))
+            object["would-send"] = .number(JSONNumber(count))
             object["refused"] = .number(JSONNumber(requests.refused))
             context.standardOutput(#"{"summary":"# + JSONValue.object(object).encodedString + "}\n")
         }
