@@ -121,6 +121,24 @@ struct HTTP1ServerTests {
         }
     }
 
+    /// The first request ends the first-request timeout on HTTP/1.1 as on HTTP/2: an answer that
+    /// takes longer than that timeout still arrives, and so does the next request's.
+    @Test func aRequestEndsTheFirstRequestTimeout() async throws {
+        var options = Self.options
+        options.firstRequestTimeout = .milliseconds(150)
+        try await withServer(handler: TestHandler(route: http1TestRoute), options: options) { server in
+            let port = server.port
+            let requests =
+                "GET /delay/400 HTTP/1.1\r\nHost: h\r\n\r\n"
+                + "GET /now HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"
+            let output = try await onThread { try rawHTTPExchange(port: port, writes: [Array(requests.utf8)]) }
+            let bodies = output.components(separatedBy: "\r\n\r\n").dropFirst().map {
+                $0.components(separatedBy: "HTTP/1.1")[0]
+            }
+            #expect(bodies == ["/delay/400", "GET /now 0 0"], "\(output)")
+        }
+    }
+
     @Test func aChunkedUploadArrivesWhole() async throws {
         let scratch = try TLSScratchDirectory()
         let body = patternBytes(50_000)
