@@ -32,7 +32,7 @@ extension GatewayHandler {
                 channelID: created.channelID, storagePolicy: parsed.storagePolicy, environment: parsed.environment)
             return GatewayAnswer(status: 201, body: channel.json)
         case .listChannels:
-            try query.allow(["environment"])
+            try query.allow(GatewayRoute.environmentQuery)
             // No environment: every one the app is configured for, sandbox first.
             var environments = Environment.allCases.filter(app.environments.contains)
             if let text = query["environment"] { environments = [try GatewayJSONBody.environment(text, for: app)] }
@@ -46,7 +46,7 @@ extension GatewayHandler {
             }
             return GatewayAnswer(status: 200, body: ["channels": .array(channels)])
         case .readChannel:
-            try query.allow(["environment"])
+            try query.allow(GatewayRoute.environmentQuery)
             let channelID = try Self.channelID(parameters)
             let environment = try GatewayJSONBody.environment(query["environment"], for: app)
             let client = try apnsClient(app, environment)
@@ -57,7 +57,7 @@ extension GatewayHandler {
                 channelID: channelID, storagePolicy: read.configuration.storagePolicy, environment: environment)
             return GatewayAnswer(status: 200, body: channel.json)
         case .deleteChannel:
-            try query.allow(["environment"])
+            try query.allow(GatewayRoute.environmentQuery)
             let channelID = try Self.channelID(parameters)
             let environment = try GatewayJSONBody.environment(query["environment"], for: app)
             let client = try apnsClient(app, environment)

@@ -1,6 +1,6 @@
 import APNs
 
-/// A request body as the Live Activity and channel routes read it: a JSON object whose fields are
+/// A request body as the gateway's routes read it: a JSON object whose fields are
 /// all known (a misspelt field is refused, not ignored), `null` as good as absent. Each error names
 /// the field and the rule.
 struct GatewayJSONBody {

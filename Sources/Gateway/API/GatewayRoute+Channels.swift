@@ -8,16 +8,23 @@ extension GatewayRoute {
         GatewayRoute(
             method: "GET", pattern: "/v1/apps/{bundle-id}/channels", operation: .listChannels, scope: .send,
             summary: "The app's channels on APNs (`?environment=`; else every environment of the app)",
-            responses: [200: "`{\"channels\":[...]}`"] + apnsResponses, requestSchema: nil),
+            responses: [200: "`{\"channels\":[...]}`"] + apnsResponses, requestSchema: nil,
+            queryParameters: environmentQuery),
         GatewayRoute(
             method: "GET", pattern: "/v1/apps/{bundle-id}/channels/{channel-id}", operation: .readChannel,
             scope: .send, summary: "A channel's storage policy, read from APNs (`?environment=`)",
-            responses: [200: "the channel", 404: "`unknown-channel`"] + apnsResponses, requestSchema: nil),
+            responses: [200: "the channel", 404: "`unknown-channel`"] + apnsResponses, requestSchema: nil,
+            queryParameters: environmentQuery),
         GatewayRoute(
             method: "DELETE", pattern: "/v1/apps/{bundle-id}/channels/{channel-id}", operation: .deleteChannel,
             scope: .admin, summary: "Delete a channel on APNs (`?environment=`)",
-            responses: [204: "deleted", 404: "`unknown-channel`"] + apnsResponses, requestSchema: nil),
+            responses: [204: "deleted", 404: "`unknown-channel`"] + apnsResponses, requestSchema: nil,
+            queryParameters: environmentQuery),
     ]
+
+    /// `?environment=sandbox|production`: the APNs environment to ask (else the app's default; for
+    /// the list, every environment of the app).
+    static let environmentQuery = ["environment"]
 
     /// What every channel route may answer when APNs is involved.
     private static let apnsResponses: [Int: String] = [

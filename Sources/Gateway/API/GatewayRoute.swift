@@ -31,6 +31,8 @@ public struct GatewayRoute: Sendable {
     public let responses: [Int: String]
     /// The JSON schema of its body, if it takes one.
     let requestSchema: JSONValue?
+    /// The query parameters it takes, all optional (for OpenAPI; the route's handler refuses others).
+    var queryParameters: [String] = []
 
     /// Every route the gateway serves.
     public static let all: [GatewayRoute] = coreRoutes + liveActivityRoutes + channelRoutes

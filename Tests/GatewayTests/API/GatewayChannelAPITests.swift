@@ -90,4 +90,22 @@ struct GatewayChannelAPITests {
             #expect(fixture.production.channels.policy(bundleID: Self.app, channel: id) == nil)
         }
     }
+
+    /// `/openapi.json` documents `?environment=` on the routes that take it, and only there.
+    @Test func theEnvironmentQueryIsDocumented() async throws {
+        try await GatewayAPIFixture.with(.memory) { gateway in
+            let document = try #require(try await gateway.request("GET", "/openapi.json", key: nil, over: .http1).json)
+            let environment: JSONValue = [
+                "name": "environment", "in": "query", "required": false, "schema": ["type": "string"],
+            ]
+            for route in GatewayRoute.all {
+                let parameters = document["paths"]?[route.pattern]?[route.method.lowercased()]?["parameters"]
+                let documented = parameters?.arrayValue?.contains(environment) == true
+                let takesIt =
+                    route.pattern.hasSuffix("/channels") && route.method == "GET"
+                    || route.pattern.hasSuffix("/channels/{channel-id}")
+                #expect(documented == takesIt, "\(route.method) \(route.pattern)")
+            }
+        }
+    }
 }
