@@ -120,4 +120,20 @@ struct GatewayLiveActivityAPITests {
             #expect(again.json?["status"]?.stringValue == "active" && again.json?["status-reason"]?.isNull == true)
         }
     }
+
+    /// An activity id is the app's own string, kept as given once percent-decoded.
+    @Test(arguments: WireProtocol.allCases)
+    func anActivityIDIsKeptAsGiven(_ wire: WireProtocol) async throws {
+        try await GatewayAPIFixture.with(.sqlite) { gateway in
+            let path = Self.activityPath + "caf%C3%A9%20match+1"
+            let token = String(repeating: "12", count: 32)
+            let put = try await gateway.request(
+                "PUT", path, key: gateway.register, body: #"{"token":"\#(token)"}"#, over: wire)
+            #expect(put.status == 200 && put.json?["activity-id"]?.stringValue == "café match+1", "\(put.output)")
+            let stored = try await gateway.store.activityToken(bundleID: Self.app, activityID: "café match+1")
+            #expect(stored?.token.hex == token)
+            let got = try await gateway.request("GET", path, key: gateway.send, over: wire)
+            #expect(got.status == 200 && got.json == put.json, "\(got.output)")
+        }
+    }
 }
