@@ -11,6 +11,8 @@ struct GatewayAPIError: Error, Sendable, Equatable {
     /// The path parameter, header or body field at fault, when one is.
     let field: String?
     var headers: [HTTP2Header] = []
+    /// APNs's reason, when APNs refused a request the gateway made for this one (`apns-error`).
+    var apnsReason: String? = nil
 
     static func badRequest(_ error: FieldError) -> GatewayAPIError {
         GatewayAPIError(status: 400, code: "bad-request", message: error.message, field: error.field)
@@ -67,6 +69,7 @@ struct GatewayAPIError: Error, Sendable, Equatable {
         object.append(key: "code", value: .string(code))
         object.append(key: "message", value: .string(message))
         if let field { object.append(key: "field", value: .string(field)) }
+        if let apnsReason { object.append(key: "reason", value: .string(apnsReason)) }
         return ["error": .object(object)]
     }
 }

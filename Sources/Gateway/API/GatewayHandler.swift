@@ -11,7 +11,8 @@
 //   the path's app is configured --no--> 404 unknown-app
 //   body within the limit --no--> 413
 //   token and body valid --no--> 400 naming the field (nothing is stored)
-//   the operation -> 200 / 204 / 404 unknown-device
+//   the operation -> 200 / 201 / 204 / 404 unknown-device, -activity, ...
+//     (channel routes: the app's APNsClient -> 409 none / 404 / 502 refused / 503 no answer)
 import APNs
 import HTTP2
 
@@ -21,12 +22,14 @@ import HTTP2
 final class GatewayHandler: HTTP2RequestHandler {
     let configuration: GatewayConfiguration
     let store: any GatewayStore
+    let apns: APNsConnections
     private let router: HTTPRouter<GatewayRoute>
     private let openAPIDocument: [UInt8]
 
-    init(configuration: GatewayConfiguration, store: any GatewayStore) throws(HTTPRouteError) {
+    init(configuration: GatewayConfiguration, store: any GatewayStore, apns: APNsConnections) throws(HTTPRouteError) {
         self.configuration = configuration
         self.store = store
+        self.apns = apns
         router = try GatewayRoute.router()
         openAPIDocument = GatewayOpenAPI.document(for: GatewayRoute.all).encoded()
     }
@@ -70,7 +73,8 @@ final class GatewayHandler: HTTP2RequestHandler {
             try authorize(key, route, bundleID: bundleID)
             guard let app = configuration.apps[bundleID] else { throw .unknownApp(bundleID) }
             guard !request.exceededBodyLimit else { throw .bodyTooLarge(limit: configuration.bodyLimit) }
-            return .success(try await run(route.operation, app: app, parameters, body: request.body))
+            let query = try GatewayQuery(target: request.path ?? "")
+            return .success(try await run(route.operation, app: app, parameters, body: request.body, query: query))
         } catch {
             return .failure(error)
         }

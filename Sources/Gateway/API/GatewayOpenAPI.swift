@@ -31,13 +31,16 @@ enum GatewayOpenAPI {
         var object = JSONObject()
         object.append(key: "operationId", value: .string(route.operation.rawValue))
         object.append(key: "summary", value: .string(route.summary))
-        let parameters = route.pattern.split(separator: "/").filter { $0.first == "{" }.map {
+        var parameters = route.pattern.split(separator: "/").filter { $0.first == "{" }.map {
             JSONValue.object(
                 JSONObject([
                     .init(key: "name", value: .string(String($0.dropFirst().dropLast()))),
                     .init(key: "in", value: "path"), .init(key: "required", value: true),
                     .init(key: "schema", value: ["type": "string"]),
                 ]))
+        }
+        parameters += route.queryParameters.map { name in
+            ["name": .string(name), "in": "query", "required": false, "schema": ["type": "string"]]
         }
         if !parameters.isEmpty { object.append(key: "parameters", value: .array(parameters)) }
         if let schema = route.requestSchema {

@@ -7,6 +7,7 @@
 //   GET    /v1/apps/{bundle-id}/devices/{token}          send
 //   DELETE /v1/apps/{bundle-id}/devices/{token}          register
 //   GET    /v1/apps/{bundle-id}/users/{user}/devices     send
+//   Live Activities and channels: GatewayRoute+LiveActivities.swift, GatewayRoute+Channels.swift
 import APNs
 import HTTP2
 
@@ -15,6 +16,8 @@ public struct GatewayRoute: Sendable {
     /// What the handler does for the route.
     public enum Operation: String, Sendable, CaseIterable {
         case health, openAPI, putDevice, getDevice, deleteDevice, userDevices
+        case putPushToStart, deletePushToStart, userPushToStart, putActivity, getActivity, deleteActivity
+        case createChannel, listChannels, readChannel, deleteChannel
     }
 
     public let method: String
@@ -28,9 +31,14 @@ public struct GatewayRoute: Sendable {
     public let responses: [Int: String]
     /// The JSON schema of its body, if it takes one.
     let requestSchema: JSONValue?
+    /// The query parameters it takes, all optional (for OpenAPI; the route's handler refuses others).
+    var queryParameters: [String] = []
 
     /// Every route the gateway serves.
-    public static let all: [GatewayRoute] = [
+    public static let all: [GatewayRoute] = coreRoutes + liveActivityRoutes + channelRoutes
+
+    /// Health, OpenAPI and devices.
+    static let coreRoutes: [GatewayRoute] = [
         GatewayRoute(
             method: "GET", pattern: "/healthz", operation: .health, scope: nil,
             summary: "Whether the gateway is up", responses: [200: "`{\"status\":\"ok\"}`"], requestSchema: nil),

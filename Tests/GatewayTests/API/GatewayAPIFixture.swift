@@ -34,7 +34,8 @@ struct GatewayAPIFixture {
     let store: any GatewayStore
 
     static func with(
-        _ kind: StoreKind, store custom: (any GatewayStore)? = nil, _ body: (GatewayAPIFixture) async throws -> Void
+        _ kind: StoreKind, store custom: (any GatewayStore)? = nil, apns: APNsConnections = APNsConnections([:]),
+        _ body: (GatewayAPIFixture) async throws -> Void
     ) async throws {
         let storeFixture = try GatewayStoreFixture(kind)
         defer { storeFixture.remove() }
@@ -45,7 +46,8 @@ struct GatewayAPIFixture {
         ]
         let loops = try EventLoopGroup(loopCount: 1, name: "gateway-test")
         let server = try await GatewayServer.start(
-            configuration: GatewayConfiguration(apps: apps, bodyLimit: bodyLimit), store: store, loops: loops)
+            configuration: GatewayConfiguration(apps: apps, bodyLimit: bodyLimit), store: store, loops: loops,
+            apns: apns)
         let fixture = GatewayAPIFixture(
             storeFixture: storeFixture, loops: loops, server: server,
             admin: try await store.createAPIKey(name: "admin", scope: .admin, bundleID: nil, now: Clock.start).secret,

@@ -74,7 +74,13 @@ struct GatewayJSONFieldsTests {
 
     @Test func everyAPIOutputHasTheDocumentedFields() async throws {
         let page = try Self.documented()
-        #expect(Set(page.keys) == ["gateway-device", "gateway-devices", "gateway-error", "gateway-health"])
+        #expect(
+            Set(page.keys) == [
+                "gateway-device", "gateway-devices", "gateway-error", "gateway-health",
+                // Produced by GatewayLiveActivityJSONFieldsTests:
+                "gateway-push-to-start-token", "gateway-push-to-start-tokens", "gateway-activity", "gateway-channel",
+                "gateway-channels",
+            ])
         try await GatewayAPIFixture.with(.memory) { gateway in
             let device = "/v1/apps/\(GatewayAPIFixture.app)/devices/" + String(repeating: "0a", count: 32)
             let bare = "/v1/apps/\(GatewayAPIFixture.app)/devices/" + String(repeating: "0b", count: 32)
