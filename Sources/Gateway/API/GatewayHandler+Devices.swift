@@ -29,8 +29,8 @@ extension GatewayHandler {
                 let user = parameters["user"] ?? ""
                 let devices = try await store.devices(bundleID: app.bundleID, user: user)
                 return GatewayAnswer(status: 200, body: ["devices": .array(devices.map(\.json))])
-            case .health, .openAPI:
-                // Answered on the loop, never here.
+            default:
+                // Answered on the loop (health, OpenAPI) or by the notification routes, never here.
                 throw GatewayAPIError(
                     status: 500, code: "internal", message: "\(operation) is not a store operation", field: nil)
             }

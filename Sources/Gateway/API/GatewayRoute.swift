@@ -7,6 +7,11 @@
 //   GET    /v1/apps/{bundle-id}/devices/{token}          send
 //   DELETE /v1/apps/{bundle-id}/devices/{token}          register
 //   GET    /v1/apps/{bundle-id}/users/{user}/devices     send
+//   POST   /v1/apps/{bundle-id}/notifications            send     (GatewayRoute+Notifications.swift)
+//   GET    /v1/notifications/{id}                        send
+//   DELETE /v1/notifications/{id}                        send
+//   GET    /v1/notifications/{id}/deliveries             send
+//   POST   /v1/lint                                      send
 import APNs
 import HTTP2
 
@@ -15,6 +20,7 @@ public struct GatewayRoute: Sendable {
     /// What the handler does for the route.
     public enum Operation: String, Sendable, CaseIterable {
         case health, openAPI, putDevice, getDevice, deleteDevice, userDevices
+        case createNotification, getNotification, notificationDeliveries, cancelNotification, lint
     }
 
     public let method: String
@@ -28,9 +34,14 @@ public struct GatewayRoute: Sendable {
     public let responses: [Int: String]
     /// The JSON schema of its body, if it takes one.
     let requestSchema: JSONValue?
+    /// The names of the query parameters it reads.
+    var queryParameters: [String] = []
 
     /// Every route the gateway serves.
-    public static let all: [GatewayRoute] = [
+    public static let all = baseRoutes + notificationRoutes
+
+    /// Health, OpenAPI and the device routes.
+    static let baseRoutes: [GatewayRoute] = [
         GatewayRoute(
             method: "GET", pattern: "/healthz", operation: .health, scope: nil,
             summary: "Whether the gateway is up", responses: [200: "`{\"status\":\"ok\"}`"], requestSchema: nil),

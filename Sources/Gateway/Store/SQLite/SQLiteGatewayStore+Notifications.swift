@@ -16,7 +16,11 @@ extension SQLiteGatewayStore {
                     where: "bundle_id = ? AND idempotency_key = ?", [.text(request.bundleID), .text(key)], in: database
                 ).first
             {
-                return NotificationCreation(notification: existing, created: false)
+                let recipients =
+                    existing.expanded
+                    ? existing.recipients
+                    : try Self.countRecipients(existing.request.to, bundleID: existing.request.bundleID, in: database)
+                return NotificationCreation(notification: existing, created: false, recipients: recipients)
             }
             var request = request
             request.to = request.to.normalized
@@ -38,8 +42,57 @@ extension SQLiteGatewayStore {
                 ])
             let notification = StoredNotification(
                 id: id, request: request, state: state, createdAt: now, recipients: 0, expanded: false)
-            return NotificationCreation(notification: notification, created: true)
+            let recipients = try Self.countRecipients(request.to, bundleID: request.bundleID, in: database)
+            return NotificationCreation(notification: notification, created: true, recipients: recipients)
         }
+    }
+
+    /// How many recipients `to` (without repeats) has now, by the rules expansion follows: active
+    /// devices and tokens only, a device with two of the tags once, a given token unless the app
+    /// knows it as not active.
+    static func countRecipients(_ to: NotificationRequest.Recipients, bundleID: String, in database: SQLiteDatabase)
+        throws -> Int
+    {
+        let columns = to.columns
+        let list = SQLiteValue.text(NotificationRequest.Recipients.encodeList(columns.values))
+        let sql: String
+        switch to {
+        case .channel: return 1
+        case .tokens(let tokens):
+            let inactive = try database.query(
+                """
+                SELECT count(*) FROM json_each(?2) v
+                    CROSS JOIN devices d ON d.bundle_id = ?1 AND d.token = v.value WHERE d.status != 'active'
+                """, [.text(bundleID), list]
+            ) { $0.int(0) ?? 0 }
+            return tokens.count - (inactive.first ?? 0)
+        case .tags:
+            sql = """
+                SELECT count(*) FROM devices d WHERE d.bundle_id = ?1 AND d.status = 'active'
+                    AND EXISTS (SELECT 1 FROM device_tags t WHERE t.device_seq = d.seq
+                                AND t.tag IN (SELECT value FROM json_each(?2)))
+                """
+        case .users:
+            sql = """
+                SELECT count(*) FROM json_each(?2) u
+                    CROSS JOIN devices d ON d.bundle_id = ?1 AND d.user_id = u.value WHERE d.status = 'active'
+                """
+        case .pushToStart:
+            sql = """
+                SELECT count(*) FROM json_each(?2) u
+                    CROSS JOIN push_to_start_tokens d ON d.bundle_id = ?1 AND d.user_id = u.value
+                        AND d.attributes_type = ?3
+                    WHERE d.status = 'active'
+                """
+        case .activity:
+            sql = """
+                SELECT count(*) FROM activity_tokens
+                    WHERE bundle_id = ?1 AND activity_id = (SELECT value FROM json_each(?2)) AND status = 'active'
+                """
+        }
+        var parameters: [SQLiteValue] = [.text(bundleID), list]
+        if let detail = columns.detail { parameters.append(.text(detail)) }
+        return try database.query(sql, parameters) { $0.int(0) ?? 0 }.first ?? 0
     }
 
     public func notification(id: NotificationID) async throws(GatewayStoreError) -> StoredNotification? {
