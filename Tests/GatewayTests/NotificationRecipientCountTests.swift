@@ -1,6 +1,8 @@
 import APNs
-import Gateway
+import Storage
 import Testing
+
+@testable import Gateway
 
 /// `createNotification` counts the recipients in its transaction, by the rules expansion follows:
 /// with nothing changing in between, the count is the number of delivery rows expansion makes.
@@ -46,5 +48,31 @@ struct NotificationRecipientCountTests {
         let again = try await store.createNotification(
             request(to: .users(["alice"]), key: "late"), id: "late-2", now: Clock.start)
         #expect(first.recipients == 3 && !again.created && again.recipients == 3)
+    }
+}
+
+/// The counting queries look listed tokens and users up by index; only tags read the app's devices.
+@Suite(.timeLimit(.minutes(1)))
+struct SQLiteRecipientCountPlanTests {
+    @Test(arguments: ["tokens", "users", "push-to-start", "activity", "tags"])
+    func countsUseTheIndexes(_ kind: String) throws {
+        let fixture = try GatewayStoreFixture(.sqlite)
+        defer { fixture.remove() }
+        let database = try SQLiteDatabase(path: fixture.directory + "/" + SQLiteGatewayStore.fileName)
+        var values: [SQLiteValue] = [.text(bundleID), .text(#"["a"]"#)]
+        if kind == "push-to-start" { values.append(.text("Match")) }
+        let steps = try database.query("EXPLAIN QUERY PLAN " + SQLiteGatewayStore.recipientCountSQL(kind), values) {
+            $0.string(3) ?? ""
+        }
+        switch kind {
+        case "tags":
+            #expect(steps.contains { $0.hasPrefix("SEARCH d USING") && $0.contains("bundle_id=?") }, "\(steps)")
+        case "activity":
+            #expect(steps.contains { $0.contains("activity_id=?") }, "\(steps)")
+        default:
+            #expect(steps.first?.hasPrefix("SCAN v") == true || steps.first?.hasPrefix("SCAN u") == true, "\(steps)")
+            #expect(steps.contains { $0.hasPrefix("SEARCH d USING") && !$0.contains("(bundle_id=?)") }, "\(steps)")
+        }
+        #expect(!steps.contains { $0.hasPrefix("SCAN d") }, "\(steps)")
     }
 }
