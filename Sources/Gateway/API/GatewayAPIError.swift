@@ -13,6 +13,8 @@ struct GatewayAPIError: Error, Sendable, Equatable {
     var headers: [HTTP2Header] = []
     /// APNs's reason, when APNs refused a request the gateway made for this one (`apns-error`).
     var apnsReason: String? = nil
+    /// Members written beside `error` (a 422's `findings`).
+    var extra = JSONObject()
 
     static func badRequest(_ error: FieldError) -> GatewayAPIError {
         GatewayAPIError(status: 400, code: "bad-request", message: error.message, field: error.field)
@@ -40,6 +42,10 @@ struct GatewayAPIError: Error, Sendable, Equatable {
             status: 404, code: "unknown-device", message: "no device with token '\(token.hex)'", field: "token")
     }
 
+    static func unknownNotification(_ id: String) -> GatewayAPIError {
+        GatewayAPIError(status: 404, code: "unknown-notification", message: "no notification '\(id)'", field: "id")
+    }
+
     static func unknownPath(_ path: String) -> GatewayAPIError {
         GatewayAPIError(
             status: 404, code: "unknown-path", message: "no route for '\(path)' (see GET /openapi.json)", field: nil)
@@ -60,6 +66,7 @@ struct GatewayAPIError: Error, Sendable, Equatable {
     static func store(_ error: GatewayStoreError) -> GatewayAPIError {
         switch error {
         case .invalid(let fieldError): .badRequest(fieldError)
+        case .unknownNotification(let id): .unknownNotification(id)
         default: GatewayAPIError(status: 500, code: "storage-failure", message: "\(error)", field: nil)
         }
     }
@@ -70,6 +77,8 @@ struct GatewayAPIError: Error, Sendable, Equatable {
         object.append(key: "message", value: .string(message))
         if let field { object.append(key: "field", value: .string(field)) }
         if let apnsReason { object.append(key: "reason", value: .string(apnsReason)) }
-        return ["error": .object(object)]
+        var body = JSONObject([.init(key: "error", value: .object(object))])
+        for member in extra { body.append(key: member.key, value: member.value) }
+        return .object(body)
     }
 }

@@ -15,6 +15,11 @@ public struct GatewayConfiguration: Sendable {
     public var bodyLimit: Int
     /// Milliseconds since 1970: `registered-at` and every other time the gateway records.
     public var clock: @Sendable () -> Int
+    /// Called with the id of each notification `POST /notifications` creates (not for a repeated
+    /// idempotency key), after it is committed and before the 202 is sent: the delivery engine's cue
+    /// to expand and send it now. A scheduled one is announced too; its expansion waits for send-at.
+    /// Runs on the request's task: return quickly.
+    public var onNotificationCreated: (@Sendable (NotificationID) -> Void)? = nil
 
     public init(
         apps: [App], host: String = "127.0.0.1", port: UInt16 = 0, bodyLimit: Int = 1 << 20,

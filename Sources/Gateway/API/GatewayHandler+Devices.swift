@@ -34,8 +34,8 @@ extension GatewayHandler {
                 return try await runLiveActivity(operation, app: app, parameters, body: body)
             case .createChannel, .listChannels, .readChannel, .deleteChannel:
                 return try await runChannel(operation, app: app, parameters, body: body, query: query)
-            case .health, .openAPI:
-                // Answered on the loop, never here.
+            default:
+                // Answered on the loop (health, OpenAPI) or by the notification routes, never here.
                 throw GatewayAPIError(
                     status: 500, code: "internal", message: "\(operation) is not a store operation", field: nil)
             }

@@ -31,7 +31,7 @@ enum GatewayOpenAPI {
         var object = JSONObject()
         object.append(key: "operationId", value: .string(route.operation.rawValue))
         object.append(key: "summary", value: .string(route.summary))
-        var parameters = route.pattern.split(separator: "/").filter { $0.first == "{" }.map {
+        let parameters = route.pattern.split(separator: "/").filter { $0.first == "{" }.map {
             JSONValue.object(
                 JSONObject([
                     .init(key: "name", value: .string(String($0.dropFirst().dropLast()))),
@@ -39,10 +39,10 @@ enum GatewayOpenAPI {
                     .init(key: "schema", value: ["type": "string"]),
                 ]))
         }
-        parameters += route.queryParameters.map { name in
+        let query = route.queryParameters.map { name -> JSONValue in
             ["name": .string(name), "in": "query", "required": false, "schema": ["type": "string"]]
         }
-        if !parameters.isEmpty { object.append(key: "parameters", value: .array(parameters)) }
+        if !parameters.isEmpty || !query.isEmpty { object.append(key: "parameters", value: .array(parameters + query)) }
         if let schema = route.requestSchema {
             object.append(
                 key: "requestBody",

@@ -8,6 +8,11 @@
 //   DELETE /v1/apps/{bundle-id}/devices/{token}          register
 //   GET    /v1/apps/{bundle-id}/users/{user}/devices     send
 //   Live Activities and channels: GatewayRoute+LiveActivities.swift, GatewayRoute+Channels.swift
+//   POST   /v1/apps/{bundle-id}/notifications            send     (GatewayRoute+Notifications.swift)
+//   GET    /v1/notifications/{id}                        send
+//   DELETE /v1/notifications/{id}                        send
+//   GET    /v1/notifications/{id}/deliveries             send
+//   POST   /v1/lint                                      send
 import APNs
 import HTTP2
 
@@ -18,6 +23,7 @@ public struct GatewayRoute: Sendable {
         case health, openAPI, putDevice, getDevice, deleteDevice, userDevices
         case putPushToStart, deletePushToStart, userPushToStart, putActivity, getActivity, deleteActivity
         case createChannel, listChannels, readChannel, deleteChannel
+        case createNotification, getNotification, notificationDeliveries, cancelNotification, lint
     }
 
     public let method: String
@@ -35,7 +41,7 @@ public struct GatewayRoute: Sendable {
     var queryParameters: [String] = []
 
     /// Every route the gateway serves.
-    public static let all: [GatewayRoute] = coreRoutes + liveActivityRoutes + channelRoutes
+    public static let all: [GatewayRoute] = coreRoutes + liveActivityRoutes + channelRoutes + notificationRoutes
 
     /// Health, OpenAPI and devices.
     static let coreRoutes: [GatewayRoute] = [
