@@ -87,7 +87,9 @@ let package = Package(
             name: "EmulatorTests",
             dependencies: ["Emulator", "APNsClient", "APNs", "HTTP2", "Keys", "Storage", "HeraldTestSupport"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "APNs", "HTTP2", "Keys", "Storage"]),
-        .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "APNs", "APNsClient", "HTTP2", "Keys", "HeraldTestSupport"]),
+        .testTarget(
+            name: "HeraldCLITests",
+            dependencies: ["HeraldCLI", "APNs", "APNsClient", "Gateway", "HTTP2", "Keys", "HeraldTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,6 +26,9 @@ struct GatewayCommand {
             context.standardError("herald gateway: \(error)\n")
             return ExitStatus.failure
         }
+        // Listen for SIGINT/SIGTERM from before the address is printed: a supervisor (or a test) that
+        // stops the gateway as soon as it reads the address must get a clean stop, not a killed process.
+        let terminated = Task { await context.waitForTermination() }
         let directory = GatewayDataDirectory(path: options.dataDirectory)
         let runtime: GatewayRuntime
         do {
@@ -52,7 +55,7 @@ struct GatewayCommand {
                 + "  apps: \(served.joined(separator: "; "))\n"
                 + "  state in \(directory.storePath); stop with Ctrl-C\n")
         context.onListening(Int(runtime.port))
-        await context.waitForTermination()
+        await terminated.value
         await runtime.shutdown()
         context.standardOutput("herald gateway: stopped\n")
         return ExitStatus.success
