@@ -79,6 +79,7 @@ struct GatewayCommandTests {
         let id = String(row.prefix { $0 != " " })
 
         let json = try scratch.key(["list", "--json"])
+        JSONFieldsTests.check("gateway-key", try JSONFieldsTests.lines(json.stdout), against: try JSONFieldsTests.documented())
         let objects = try json.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
