@@ -68,7 +68,8 @@ public struct APNsClientSettings: Sendable {
     public var transportConfiguration: TransportConfiguration {
         var identity: TransportConfiguration.ClientIdentity?
         if case .certificate(let path, let keyPath, let password) = credentials {
-            identity = keyPath.map { .pem(certificatePath: path, keyPath: $0, password: password) }
+            identity =
+                keyPath.map { .pem(certificatePath: path, keyPath: $0, password: password) }
                 ?? .pkcs12(path: path, password: password)
         }
         var configuration = TransportConfiguration(

@@ -6,25 +6,29 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct GatewayBadFlagsTests {
     /// Usage errors: exit 2, the flag named.
-    @Test(arguments: [
-        ([], "missing required option --data-dir"),
-        (["--data-dir", "d"], "--topic with its credentials, or --config"),
-        (["--data-dir", "d", "--topic", "com.example.app"], "missing required option --auth-key"),
-        (["--data-dir", "d", "--topic", "com.example.app", "--auth-key", "k.p8"], "--key-id"),
-        (["--data-dir", "d", "--auth-key", "k.p8", "--config", "c.json"], "--auth-key applies to the --topic app"),
-        (["--data-dir", "d", "--production", "--config", "c.json"], "--production applies to the --topic app"),
-        (["--data-dir", "d", "--config", "c.json", "--tls-cert", "c.pem"], "--tls-key (with --tls-cert)"),
-        (["--data-dir", "d", "--config", "c.json", "--listen", "8080"], "--listen must be HOST:PORT"),
-        (["--data-dir", "d", "--config", "c.json", "--scope", "send"], "--scope applies to 'herald gateway key' only"),
-        (["--data-dir", "d", "--topic", "not a bundle"], "--topic"),
-        (["key", "create", "--data-dir", "d", "--scope", "root"], "--scope must be admin, send or register"),
-        (["key", "create", "--data-dir", "d", "--scope", "admin", "--topic", "com.example.app"], "admin key"),
-        (["key", "revoke", "--data-dir", "d"], "missing argument ID"),
-        (["key", "list", "--data-dir", "d", "--config", "c.json"], "--config applies to serving"),
-        (["key", "list", "--data-dir", "d", "--name", "x"], "--name does not apply to this key command"),
-        (["key", "rotate", "--data-dir", "d"], "ACTION must be create, list or revoke"),
-        (["keys", "--data-dir", "d"], "key create|list|revoke"),
-    ] as [([String], String)])
+    @Test(
+        arguments: [
+            ([], "missing required option --data-dir"),
+            (["--data-dir", "d"], "--topic with its credentials, or --config"),
+            (["--data-dir", "d", "--topic", "com.example.app"], "missing required option --auth-key"),
+            (["--data-dir", "d", "--topic", "com.example.app", "--auth-key", "k.p8"], "--key-id"),
+            (["--data-dir", "d", "--auth-key", "k.p8", "--config", "c.json"], "--auth-key applies to the --topic app"),
+            (["--data-dir", "d", "--production", "--config", "c.json"], "--production applies to the --topic app"),
+            (["--data-dir", "d", "--config", "c.json", "--tls-cert", "c.pem"], "--tls-key (with --tls-cert)"),
+            (["--data-dir", "d", "--config", "c.json", "--listen", "8080"], "--listen must be HOST:PORT"),
+            (
+                ["--data-dir", "d", "--config", "c.json", "--scope", "send"],
+                "--scope applies to 'herald gateway key' only"
+            ),
+            (["--data-dir", "d", "--topic", "not a bundle"], "--topic"),
+            (["key", "create", "--data-dir", "d", "--scope", "root"], "--scope must be admin, send or register"),
+            (["key", "create", "--data-dir", "d", "--scope", "admin", "--topic", "com.example.app"], "admin key"),
+            (["key", "revoke", "--data-dir", "d"], "missing argument ID"),
+            (["key", "list", "--data-dir", "d", "--config", "c.json"], "--config applies to serving"),
+            (["key", "list", "--data-dir", "d", "--name", "x"], "--name does not apply to this key command"),
+            (["key", "rotate", "--data-dir", "d"], "ACTION must be create, list or revoke"),
+            (["keys", "--data-dir", "d"], "key create|list|revoke"),
+        ] as [([String], String)])
     func usageErrorsNameTheFlag(_ arguments: [String], _ expected: String) throws {
         let run = try HeraldBinary.run(["gateway"] + arguments, environment: [:])
         #expect(run.status == 2, "\(run)")
@@ -54,7 +58,8 @@ struct GatewayBadFlagsTests {
         let first = try GatewayProcess(["--data-dir", scratch.dataDirectory] + scratch.appFlags)
         defer { _ = first.stop() }
         let second = try HeraldBinary.run(
-            ["gateway", "--listen", "127.0.0.1:\(first.port)", "--data-dir", scratch.path + "/other"] + scratch.appFlags)
+            ["gateway", "--listen", "127.0.0.1:\(first.port)", "--data-dir", scratch.path + "/other"] + scratch.appFlags
+        )
         #expect(second.status == 1)
         #expect(second.stderr.hasPrefix("herald gateway: --listen 127.0.0.1:\(first.port): cannot listen"), "\(second)")
     }

@@ -49,7 +49,9 @@ struct GatewayCommandTests {
         defer { _ = gateway.stop() }
 
         // Made while the gateway runs: the store takes turns.
-        let created = try scratch.key(["create", "--scope", "register", "--name", "ios-app", "--topic", "com.example.app"])
+        let created = try scratch.key([
+            "create", "--scope", "register", "--name", "ios-app", "--topic", "com.example.app",
+        ])
         #expect(created.status == 0, "\(created)")
         let secret = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(secret.hasPrefix("hk_") && created.stdout.split(separator: "\n").count == 1, "\(created.stdout)")
@@ -58,7 +60,8 @@ struct GatewayCommandTests {
         for (flag, version) in [("--http1.1", "1.1"), ("--http2-prior-knowledge", "2")] {
             let put = try Curl.run([
                 flag, "-X", "PUT", "-H", "authorization: Bearer \(secret)", "-H", "content-type: application/json",
-                "--data", #"{"user":"alice","tags":["beta"]}"#, gateway.url + "/v1/apps/com.example.app/devices/\(Self.token)",
+                "--data", #"{"user":"alice","tags":["beta"]}"#,
+                gateway.url + "/v1/apps/com.example.app/devices/\(Self.token)",
             ])
             #expect(put.status == 200 && put.version == version, "\(put)")
             #expect(put.body.contains(#""user":"alice""#) && put.body.contains(#""status":"active""#), "\(put.body)")
@@ -79,7 +82,8 @@ struct GatewayCommandTests {
         let id = String(row.prefix { $0 != " " })
 
         let json = try scratch.key(["list", "--json"])
-        JSONFieldsTests.check("gateway-key", try JSONFieldsTests.lines(json.stdout), against: try JSONFieldsTests.documented())
+        JSONFieldsTests.check(
+            "gateway-key", try JSONFieldsTests.lines(json.stdout), against: try JSONFieldsTests.documented())
         let objects = try json.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
@@ -92,13 +96,15 @@ struct GatewayCommandTests {
         let revoked = try scratch.key(["revoke", id])
         #expect(revoked.status == 0 && revoked.stdout == "herald gateway: revoked \(id)\n", "\(revoked)")
         let refused = try Curl.run([
-            "-X", "PUT", "-H", "authorization: Bearer \(secret)", gateway.url + "/v1/apps/com.example.app/devices/\(Self.token)",
+            "-X", "PUT", "-H", "authorization: Bearer \(secret)",
+            gateway.url + "/v1/apps/com.example.app/devices/\(Self.token)",
         ])
         #expect(refused.status == 401 && refused.body.contains("unauthorized"), "\(refused)")
         let again = try scratch.key(["revoke", id])
         #expect(again.status == 1 && again.stderr.contains("no key '\(id)'"), "\(again)")
         let listed = try scratch.key(["list"])
-        #expect(listed.stdout.split(separator: "\n").first { $0.contains(id) }?.hasSuffix("Z") == true, "\(listed.stdout)")
+        #expect(
+            listed.stdout.split(separator: "\n").first { $0.contains(id) }?.hasSuffix("Z") == true, "\(listed.stdout)")
     }
 
     @Test func aConfigFileServesTwoAppsWithTheirEnvironments() throws {

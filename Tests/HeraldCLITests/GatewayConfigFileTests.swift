@@ -26,7 +26,9 @@ struct GatewayConfigFileTests {
         let first = try #require(file.apps.first)
         #expect(try first.app().environments == [.sandbox, .production])
         let sandbox = try #require(first.environments[.sandbox])
-        #expect(sandbox.credentials == .token(authKeyPath: "/etc/herald/AuthKey.p8", keyID: "ABC123DEFG", teamID: "DEF123GHIJ"))
+        #expect(
+            sandbox.credentials
+                == .token(authKeyPath: "/etc/herald/AuthKey.p8", keyID: "ABC123DEFG", teamID: "DEF123GHIJ"))
         #expect(sandbox.endpoint == APNsEndpoint(host: "localhost", port: 2197))
         #expect(sandbox.caFile == "/ca.pem")
         #expect(sandbox.names.authKey == "apps[0].auth-key")
@@ -37,7 +39,8 @@ struct GatewayConfigFileTests {
         #expect(production.caFile == "/etc/herald/prod-ca.pem")
         #expect(production.names.caFile == "apps[0].environments.production.ca-file")
         let other = try #require(file.apps.last?.environments[.sandbox])
-        #expect(other.credentials == .certificate(path: "/abs/dev.pem", keyPath: "/etc/herald/dev-key.pem", password: nil))
+        #expect(
+            other.credentials == .certificate(path: "/abs/dev.pem", keyPath: "/etc/herald/dev-key.pem", password: nil))
         #expect(other.endpoint == .sandbox)
     }
 
@@ -50,14 +53,35 @@ struct GatewayConfigFileTests {
         (#"{"apps": [{"bundle-id": "com.a.b"}]}"#, "apps[0].environments"),
         (#"{"apps": [{"bundle-id": "com.a.b", "environments": {"staging": {}}}]}"#, "apps[0].environments.staging"),
         (#"{"apps": [{"bundle-id": "com.a.b", "environments": {"sandbox": {}}}]}"#, "apps[0].auth-key"),
-        (#"{"apps": [{"bundle-id": "com.a.b", "auth-key": "k.p8", "team-id": "DEF123GHIJ", "environments": {"sandbox": {}}}]}"#, "apps[0].key-id"),
-        (#"{"apps": [{"bundle-id": "com.a.b", "auth-key": "k.p8", "key-id": "short", "team-id": "DEF123GHIJ", "environments": {"sandbox": {}}}]}"#, "apps[0].key-id"),
-        (#"{"apps": [{"bundle-id": "com.a.b", "cert": "c.p12", "auth-key": "k.p8", "environments": {"sandbox": {}}}]}"#, "apps[0].auth-key"),
-        (#"{"apps": [{"bundle-id": "com.a.b", "cert": "c.p12", "environments": {"production": {"cert-key": "k.pem"}}}]}"#, "apps[0].environments.production.cert-key"),
-        (#"{"apps": [{"bundle-id": "com.a.b", "cert": "c.p12", "environments": {"sandbox": {"endpoint": "localhost:2197"}}}]}"#, "apps[0].environments.sandbox.endpoint"),
-        (#"{"apps": [{"bundle-id": "com.a.b", "cert": "c.p12", "environments": {"sandbox": {"topic": "x"}}}]}"#, "apps[0].environments.sandbox.topic"),
+        (
+            #"{"apps": [{"bundle-id": "com.a.b", "auth-key": "k.p8", "team-id": "DEF123GHIJ", "environments": {"sandbox": {}}}]}"#,
+            "apps[0].key-id"
+        ),
+        (
+            #"{"apps": [{"bundle-id": "com.a.b", "auth-key": "k.p8", "key-id": "short", "team-id": "DEF123GHIJ", "environments": {"sandbox": {}}}]}"#,
+            "apps[0].key-id"
+        ),
+        (
+            #"{"apps": [{"bundle-id": "com.a.b", "cert": "c.p12", "auth-key": "k.p8", "environments": {"sandbox": {}}}]}"#,
+            "apps[0].auth-key"
+        ),
+        (
+            #"{"apps": [{"bundle-id": "com.a.b", "cert": "c.p12", "environments": {"production": {"cert-key": "k.pem"}}}]}"#,
+            "apps[0].environments.production.cert-key"
+        ),
+        (
+            #"{"apps": [{"bundle-id": "com.a.b", "cert": "c.p12", "environments": {"sandbox": {"endpoint": "localhost:2197"}}}]}"#,
+            "apps[0].environments.sandbox.endpoint"
+        ),
+        (
+            #"{"apps": [{"bundle-id": "com.a.b", "cert": "c.p12", "environments": {"sandbox": {"topic": "x"}}}]}"#,
+            "apps[0].environments.sandbox.topic"
+        ),
         (#"{"apps": [{"bundle-id": "com.a.b", "cert": 1, "environments": {"sandbox": {}}}]}"#, "apps[0].cert"),
-        (#"{"apps": [{"bundle-id": "com.a.b", "cert": "c.p12", "environments": {"sandbox": {}}}, {"bundle-id": "com.a.b", "cert": "c.p12", "environments": {"sandbox": {}}}]}"#, "apps[1].bundle-id"),
+        (
+            #"{"apps": [{"bundle-id": "com.a.b", "cert": "c.p12", "environments": {"sandbox": {}}}, {"bundle-id": "com.a.b", "cert": "c.p12", "environments": {"sandbox": {}}}]}"#,
+            "apps[1].bundle-id"
+        ),
     ])
     func badFilesNameTheField(_ text: String, _ field: String) {
         #expect(throws: FieldError.self) { try Self.parse(text) }
@@ -81,7 +105,8 @@ struct GatewayConfigFileTests {
     }
 
     @Test func theExampleInExamplesParses() throws {
-        let path = #filePath.replacingOccurrences(of: "Tests/HeraldCLITests/GatewayConfigFileTests.swift", with: "")
+        let path =
+            #filePath.replacingOccurrences(of: "Tests/HeraldCLITests/GatewayConfigFileTests.swift", with: "")
             + "Examples/gateway/gateway-config.json"
         let bytes = try #require(try? APNsClientSettings.readFile(path))
         let file = try GatewayConfigFile(bytes: bytes, path: path)

@@ -62,7 +62,8 @@ public struct GatewayConfigFile: Sendable {
         self.apps = apps
     }
 
-    private static func app(_ value: JSONValue, at: String, directory: String) throws(FieldError) -> GatewayAppSettings {
+    private static func app(_ value: JSONValue, at: String, directory: String) throws(FieldError) -> GatewayAppSettings
+    {
         guard let object = value.objectValue else { throw FieldError(field: at, message: "must be an object") }
         try onlyKnown(object, ["bundle-id", "environments"] + credentialFields + connectionFields, at: at)
         guard let bundleID = object["bundle-id"]?.stringValue else {
@@ -106,7 +107,8 @@ public struct GatewayConfigFile: Sendable {
         if let cert = try string(object, "cert", at: at) {
             if let field = ["auth-key", "key-id", "team-id"].first(where: { object[$0] != nil }) {
                 throw FieldError(
-                    field: "\(at).\(field)", message: "cannot be combined with \"cert\"; choose token or certificate auth")
+                    field: "\(at).\(field)",
+                    message: "cannot be combined with \"cert\"; choose token or certificate auth")
             }
             return .certificate(
                 path: resolve(cert, in: directory),

@@ -10,7 +10,8 @@ extension CommandSpec {
                 help: "The gateway's state: DIR/gateway.sqlite and, on first start, DIR/admin-api-key (required)."),
             OptionSpec("topic", valueName: "BUNDLE_ID", help: "The app to serve, with the credentials below."),
         ] + OptionSpec.credentialOptions + OptionSpec.destinationOptions + [
-            OptionSpec("config", valueName: "FILE", help: "A JSON file of apps, each with credentials and environments."),
+            OptionSpec(
+                "config", valueName: "FILE", help: "A JSON file of apps, each with credentials and environments."),
             OptionSpec("tls-cert", valueName: "FILE", help: "Serve the API over TLS: the PEM certificate chain."),
             OptionSpec("tls-key", valueName: "FILE", help: "The PEM private key of --tls-cert.", isSecret: true),
             OptionSpec("scope", valueName: "SCOPE", help: "key create: admin, send or register (default send)."),
@@ -18,7 +19,8 @@ extension CommandSpec {
             OptionSpec("json", help: "key list: one JSON object per key."),
         ],
         positionals: [
-            PositionalSpec("key", help: "Manage API keys instead of serving: key create|list|revoke.", isOptional: true),
+            PositionalSpec(
+                "key", help: "Manage API keys instead of serving: key create|list|revoke.", isOptional: true),
             PositionalSpec("ACTION", help: "create, list or revoke.", isOptional: true),
             PositionalSpec("ID", help: "revoke: the key's id (from key list).", isOptional: true),
         ],

@@ -27,7 +27,8 @@ public struct GatewayOptions: Equatable, Sendable {
     public var dataDirectory: String
     public var action: Action
 
-    static let serveOnly = ["listen", "topic", "config", "tls-cert", "tls-key", "proxy", "port-2197"]
+    static let serveOnly =
+        ["listen", "topic", "config", "tls-cert", "tls-key", "proxy", "port-2197"]
         + OptionSpec.credentialOptions.map(\.name) + OptionSpec.destinationOptions.map(\.name)
     static let keyOptions = ["scope", "name", "json"]
 

@@ -81,7 +81,8 @@ struct GatewayKeyCommand {
             [["ID", "NAME", "SCOPE", "APP", "CREATED", "REVOKED"]]
             + keys.map { key in
                 [
-                    key.id, key.name, key.scope.rawValue, key.bundleID ?? "*", utcTimestamp(milliseconds: key.createdAt),
+                    key.id, key.name, key.scope.rawValue, key.bundleID ?? "*",
+                    utcTimestamp(milliseconds: key.createdAt),
                     key.revokedAt.map { utcTimestamp(milliseconds: $0) } ?? "-",
                 ]
             }
