@@ -53,6 +53,18 @@ struct GatewayBadFlagsTests {
         #expect(bad.status == 1 && bad.stderr.contains("--auth-key '\(scratch.path)/bad.p8'"), "\(bad.stderr)")
     }
 
+    @Test func anUnreadableTLSFileNamesTheFlag() throws {
+        let scratch = try GatewayScratch()
+        let run = try HeraldBinary.run(
+            [
+                "gateway", "--listen", "127.0.0.1:0", "--data-dir", scratch.dataDirectory, "--tls-cert",
+                scratch.path + "/missing.pem", "--tls-key", scratch.keyPath,
+            ] + scratch.appFlags)
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("herald gateway: --tls-cert '\(scratch.path)/missing.pem'"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.dataDirectory))
+    }
+
     @Test func aPortInUseNamesListen() throws {
         let scratch = try GatewayScratch()
         let first = try GatewayProcess(["--data-dir", scratch.dataDirectory] + scratch.appFlags)
