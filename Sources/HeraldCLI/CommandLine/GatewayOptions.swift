@@ -27,8 +27,9 @@ public struct GatewayOptions: Equatable, Sendable {
     public var dataDirectory: String
     public var action: Action
 
+    /// The options of serving (all but --data-dir and the key options).
     static let serveOnly =
-        ["listen", "topic", "config", "tls-cert", "tls-key", "proxy", "port-2197"]
+        ["listen", "topic", "config", "tls-cert", "tls-key"]
         + OptionSpec.credentialOptions.map(\.name) + OptionSpec.destinationOptions.map(\.name)
     static let keyOptions = ["scope", "name", "json"]
 
