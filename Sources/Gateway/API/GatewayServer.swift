@@ -1,7 +1,7 @@
 import HTTP2
 
 /// The gateway's HTTP API on one port, HTTP/1.1 and HTTP/2 (h2c with prior knowledge), over a
-/// ``GatewayStore``.
+/// ``GatewayStore``; over TLS with ALPN (h2, http/1.1) when the configuration has a TLS context.
 ///
 /// Lifecycle: ``start(configuration:store:loops:apns:)`` binds and serves; ``shutdown()`` stops accepting
 /// and closes every connection. The caller owns the loops and the store: shut the server down first.
@@ -26,7 +26,8 @@ public final class GatewayServer: Sendable {
         apns: APNsConnections = APNsConnections([:])
     ) async throws -> GatewayServer {
         let handler = try GatewayHandler(configuration: configuration, store: store, apns: apns)
-        var options = HTTP2Server.Configuration(loops: loops, host: configuration.host, port: configuration.port)
+        var options = HTTP2Server.Configuration(
+            loops: loops, host: configuration.host, port: configuration.port, tls: configuration.tls)
         options.acceptsHTTP1 = true
         options.session.maxBodySize = configuration.bodyLimit
         let server = try await HTTP2Server.start(configuration: options, handler: handler)
