@@ -67,7 +67,7 @@ let package = Package(
         // The APNs emulator: APNs's answers over the HTTP/2 server side, a delivery log.
         .target(name: "Emulator", dependencies: ["APNs", "HTTP2", "Keys", "Storage"]),
         // The gateway: the provider backend's model and store (devices, notifications, the delivery queue).
-        .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "HTTP2", "Keys", "Storage"]),
+        .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "HTTP2", "Keys", "Postgres", "Storage"]),
         // The command line: argument parsing (a pure function) and the commands.
         .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Emulator", "HTTP2", "Keys"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
@@ -91,7 +91,8 @@ let package = Package(
         .testTarget(
             name: "EmulatorTests",
             dependencies: ["Emulator", "APNsClient", "APNs", "HTTP2", "Keys", "Storage", "HeraldTestSupport"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "APNs", "HTTP2", "Keys", "Storage"]),
+        .testTarget(
+            name: "GatewayTests", dependencies: ["Gateway", "APNs", "HTTP2", "Keys", "Storage", "HeraldTestSupport"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "APNs", "APNsClient", "HTTP2", "Keys", "HeraldTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
