@@ -33,6 +33,25 @@ public final class PostgresTestServer: Sendable {
         }.get()
     }
 
+    /// A server of the caller's own (tests of the harness itself); `stop` ends it.
+    public static func start() throws(PostgresTestServerError) -> PostgresTestServer {
+        try PostgresTestServer()
+    }
+
+    /// Ends the script's standard input, as this process's exit would, and waits for the script to
+    /// stop the server and remove its directory; the script's exit status.
+    public func stop() -> Int32 {
+        close(stdinWriter)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status >> 8) & 0xFF
+    }
+
+    /// The directory holding the cluster and its socket (the connection string's host).
+    public var directory: String {
+        conninfo.split(separator: " ").first { $0.hasPrefix("host=") }.map { String($0.dropFirst(5)) } ?? ""
+    }
+
     /// A new, empty database on the shared server; its connection string.
     public static func makeDatabase() throws -> String {
         let server = try shared()
