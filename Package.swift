@@ -92,7 +92,8 @@ let package = Package(
             name: "EmulatorTests",
             dependencies: ["Emulator", "APNsClient", "APNs", "HTTP2", "Keys", "Storage", "HeraldTestSupport"]),
         .testTarget(
-            name: "GatewayTests", dependencies: ["Gateway", "APNs", "HTTP2", "Keys", "Storage", "HeraldTestSupport"]),
+            name: "GatewayTests",
+            dependencies: ["Gateway", "APNs", "HTTP2", "Keys", "Postgres", "Storage", "HeraldTestSupport"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "APNs", "APNsClient", "HTTP2", "Keys", "HeraldTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

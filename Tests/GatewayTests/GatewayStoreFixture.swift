@@ -10,7 +10,8 @@ enum StoreKind: String, CustomTestStringConvertible, Sendable {
 
     /// The stores that implement all of `GatewayStore`.
     static let allCases: [StoreKind] = [.memory, .sqlite]
-    /// The stores that implement `DeviceStore` and `APIKeyStore` (PostgreSQL so far implements these only).
+    /// The stores that implement `DeviceStore`, `LiveActivityStore` and `APIKeyStore` (PostgreSQL so
+    /// far implements these only).
     static let withRegistry: [StoreKind] = allCases + [.postgres]
 
     var testDescription: String { rawValue }
@@ -51,11 +52,11 @@ struct GatewayStoreFixture {
     }
 }
 
-/// A `DeviceStore & APIKeyStore` of one kind, fresh, and the same store "after a restart" (a new
+/// A `DeviceStore & LiveActivityStore & APIKeyStore` of one kind, fresh, and the same store "after a restart" (a new
 /// connection to the same database for PostgreSQL, whose test server each fixture gets a database of).
 struct RegistryStoreFixture {
     let kind: StoreKind
-    let store: any DeviceStore & APIKeyStore
+    let store: any DeviceStore & LiveActivityStore & APIKeyStore
     private let complete: GatewayStoreFixture?
     private let conninfo: String
 
@@ -73,7 +74,7 @@ struct RegistryStoreFixture {
         }
     }
 
-    func reopened() throws -> any DeviceStore & APIKeyStore {
+    func reopened() throws -> any DeviceStore & LiveActivityStore & APIKeyStore {
         if let complete { return try complete.reopened() }
         return try PostgresGatewayStore(conninfo: conninfo)
     }

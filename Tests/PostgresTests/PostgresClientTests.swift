@@ -33,7 +33,8 @@ struct PostgresClientTests {
         let client = try await PostgresClient.connect(conninfo)
         let backend = try #require(try await client.query("SELECT pg_backend_pid()").first?.int(0))
         let admin = try await PostgresClient.connect(conninfo)
-        let ended = try await admin.query("SELECT pg_terminate_backend($1)", [.int(Int32(backend))])
+        // With a timeout it returns once the session has ended, not when it was signalled.
+        let ended = try await admin.query("SELECT pg_terminate_backend($1, 10000)", [.int(Int32(backend))])
         #expect(try ended.first?.bool(0) == true)
 
         let error = await #expect(throws: PostgresError.self) { try await client.query("SELECT 1") }

@@ -3,10 +3,10 @@ import Postgres
 
 /// The gateway's state in a PostgreSQL database, which several gateway processes may share.
 ///
-/// What it implements so far: `DeviceStore` and `APIKeyStore`, the same answers as the SQLite store
-/// (the shared suites in Tests/GatewayTests run both). Live Activity tokens, notifications and the
-/// delivery queue (`FOR UPDATE SKIP LOCKED` claims) are still to come (docs/POSTGRES.md), so it is
-/// not yet a `GatewayStore`.
+/// What it implements so far: `DeviceStore`, `LiveActivityStore` and `APIKeyStore`, with the same
+/// answers as the SQLite store (the shared suites in Tests/GatewayTests run both). Notifications and
+/// the delivery queue (`FOR UPDATE SKIP LOCKED` claims) are still to come (docs/POSTGRES.md), so it
+/// is not yet a `GatewayStore`.
 ///
 /// Lifecycle: `init` connects, blocking the caller until the server answers, and brings the schema
 /// up to date (one process at a time: the migration takes an advisory lock); releasing the store
@@ -14,11 +14,14 @@ import Postgres
 /// the next call.
 /// Thread-safety: `Sendable`. Every call runs on the store's own thread (`PostgresClient`) while the
 /// caller suspends, as the SQLite store's calls do, and resumes on its own executor.
-public final class PostgresGatewayStore: DeviceStore, APIKeyStore {
+public final class PostgresGatewayStore: DeviceStore, LiveActivityStore, APIKeyStore {
     /// The table that records the schema's version.
     static let versionTable = "herald_gateway_schema"
 
     private let client: PostgresClient
+
+    /// The schema version this Herald migrates to.
+    public static var schemaVersion: Int { migrations.count }
 
     /// The connection string the store was opened with (it may hold a password: not for logs).
     public var conninfo: String { client.conninfo }
