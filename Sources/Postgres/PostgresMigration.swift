@@ -1,7 +1,8 @@
 // Schema migrations, versioned like SQLite's (`SQLiteMigration`): migration i (1-based) takes the
 // schema from version i-1 to i. The steps run in one transaction with the version bump (DDL is
-// transactional in PostgreSQL), so a failed migration leaves the schema at the version it had. The version lives in a one-row table named by the
-// caller; a schema newer than the code is refused, not touched. Several processes starting at once
+// transactional in PostgreSQL), so a failed migration leaves the schema at the version it had.
+// The version lives in a one-row table named by the caller; a schema newer than the code is
+// refused, not touched. Several processes starting at once
 // take a transaction-scoped advisory lock first: one migrates, the others then find it done.
 
 /// One step of a schema: the SQL that takes it from the previous version to this one.

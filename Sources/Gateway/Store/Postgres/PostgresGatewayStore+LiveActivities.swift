@@ -129,7 +129,10 @@ extension PostgresGatewayStore {
     ) throws -> Bool {
         guard let table = tokenTable(kind) else { return false }
         let rows = try connection.select(
-            "SELECT seq, status, registered_at, environment FROM \(table) WHERE bundle_id = $1 AND token = $2 FOR UPDATE",
+            """
+            SELECT seq, status, registered_at, environment FROM \(table)
+                WHERE bundle_id = $1 AND token = $2 FOR UPDATE
+            """,
             [.text(bundleID), .text(token)], table: table
         ) { row throws(GatewayStoreError) in
             (
