@@ -47,7 +47,14 @@ extension NGHTTP2Session {
         let category = frame.pointee.headers.cat
         // One access to the slot for the whole field (each `slots[index].x` was an access of its
         // own, with its own uniqueness check of the table).
-        let outcome = slots.withSlot(index) { slot in take(name: name, value: value, category: category, into: &slot) }
+        let outcome: FieldOutcome
+        if repeated.fieldPosition >= 0 {  // a HEADERS frame with a provider token: maybe the remembered one
+            outcome = withRepeatedAuthorization(value) { value in
+                slots.withSlot(index) { slot in take(name: name, value: value, category: category, into: &slot) }
+            }
+        } else {
+            outcome = slots.withSlot(index) { slot in take(name: name, value: value, category: category, into: &slot) }
+        }
         switch outcome {
         case .taken:
             return 0
