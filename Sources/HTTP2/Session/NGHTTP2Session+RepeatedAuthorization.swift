@@ -149,18 +149,19 @@ extension NGHTTP2Session {
     }
 
     /// The header callback's part: the field at the remembered position gets the remembered value
-    /// (or teaches it). Calls `take` with the value to keep; returns what it returns.
+    /// (or teaches it). Calls `take` with the value to keep, and whether the request checks accepted
+    /// it before (the remembered value: it is remembered only once accepted); returns what it returns.
     @inline(__always)
     func withRepeatedAuthorization(
-        _ value: UnsafeBufferPointer<UInt8>, _ take: (UnsafeBufferPointer<UInt8>) -> FieldOutcome
+        _ value: UnsafeBufferPointer<UInt8>, _ take: (UnsafeBufferPointer<UInt8>, Bool) -> FieldOutcome
     ) -> FieldOutcome {
         let position = repeated.fieldsReported
         repeated.fieldsReported += 1
-        guard position == repeated.fieldPosition else { return take(value) }
+        guard position == repeated.fieldPosition else { return take(value, false) }
         if repeated.substituting {
-            return repeatedDecoded.withUnsafeBufferPointer { take($0) }
+            return repeatedDecoded.withUnsafeBufferPointer { take($0, true) }
         }
-        let outcome = take(value)
+        let outcome = take(value, false)
         if case .taken = outcome {
             repeated.coded = repeated.learning
             repeatedDecoded = Array(value)
