@@ -27,6 +27,7 @@ public final class InstalledApp {
         self.context = context
         self.configuration = configuration
         self.notificationCenter = NotificationCenter(context: context, app: configuration)
+        notificationCenter.owner = self
         context.record(.authorization, .authInitial, "installed: status notDetermined", app: bundleID)
     }
 
@@ -65,6 +66,7 @@ public final class InstalledApp {
         hasLaunched = false
         badgeCount = 0
         notificationCenter = NotificationCenter(context: context, app: configuration)
+        notificationCenter.owner = self
         context.record(
             .registration, .registrationReinstall,
             "reinstalled: status notDetermined; the old token no longer reaches the app, the next registration "

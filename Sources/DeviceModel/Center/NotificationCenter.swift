@@ -13,6 +13,14 @@ public final class NotificationCenter {
     public var delegate: NotificationCenterDelegate?
     /// `getDeliveredNotifications`: what Notification Center lists, newest first.
     public internal(set) var deliveredNotifications: [DeliveredNotification] = []
+    /// The categories from the last `setNotificationCategories`.
+    public internal(set) var categories: [NotificationCategory] = []
+    /// Local requests waiting for their trigger, oldest added first.
+    var pending: [PendingRequest] = []
+    /// Numbers the requests in the order they were added (the pending limit drops the lowest).
+    var additions = 0
+    /// The app that presents what this center delivers.
+    weak var owner: InstalledApp?
 
     init(context: DeviceContext, app: AppConfiguration) {
         self.context = context
@@ -64,11 +72,11 @@ public final class NotificationCenter {
         if let decision = authorization.appClipLaunched(at: context.now) { record([decision]) }
     }
 
-    private func expireEphemeral() {
+    func expireEphemeral() {
         if let decision = authorization.expire(at: context.now) { record([decision]) }
     }
 
-    private func record(_ decisions: [Decision]) {
+    func record(_ decisions: [Decision]) {
         for decision in decisions {
             context.record(decision.kind, decision.rule, decision.message, app: app.bundleID)
         }

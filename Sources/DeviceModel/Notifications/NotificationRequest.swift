@@ -20,6 +20,8 @@ public struct NotificationRequest: Sendable, Hashable {
 public enum NotificationTrigger: Sendable, Hashable {
     /// `UNPushNotificationTrigger`: the request came from APNs.
     case push
+    /// `UNTimeIntervalNotificationTrigger`.
+    case timeInterval(TimeIntervalTrigger)
 }
 
 /// `UNNotification`: a request the system delivered, and when.

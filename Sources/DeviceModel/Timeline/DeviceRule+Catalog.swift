@@ -189,3 +189,68 @@ extension DeviceRule {
         "BADGE", "3.8", .documented, "A badge of 0 hides the number, a positive one sets it, none leaves it.",
         source: "UNNotificationContent.badge")
 }
+
+extension DeviceRule {
+    // 4, 5. Categories, actions and responses
+    public static let categoriesReplace = DeviceRule(
+        "CAT-REPLACE", "5", .documented, "setNotificationCategories replaces every category the app registered before.",
+        source: "Declaring your actionable notification types")
+    public static let categoryIdentifiers = DeviceRule(
+        "CAT-IDENTIFIERS", "5", .undocumented,
+        "Category ids are unique and non-empty; action ids are unique across all categories.",
+        source:
+            "Apple states the rule, not what breaking it does; default: the offending category or action is left out")
+    public static let categoryButtons = DeviceRule(
+        "CAT-BUTTONS", "5", .documented,
+        "Buttons appear only for a registered category; a banner offers the first two actions, the expanded view up "
+            + "to 10.", source: "UNNotificationCategory.actions")
+    public static let actionDefault = DeviceRule(
+        "ACTION-DEFAULT", "4", .documented,
+        "Tapping the notification opens the app in the foreground with UNNotificationDefaultActionIdentifier.",
+        source: "UNNotificationDefaultActionIdentifier")
+    public static let actionOptions = DeviceRule(
+        "ACTION-OPTIONS", "4", .documented,
+        "An action launches the app in the background; .foreground brings it forward (unlocking), "
+            + ".authenticationRequired unlocks first, .destructive only changes the button's look.",
+        source: "UNNotificationActionOptions")
+    public static let actionTextInput = DeviceRule(
+        "ACTION-TEXT-INPUT", "4", .documented, "A text input action hands the app what the user typed as userText.",
+        source: "UNTextInputNotificationResponse")
+    public static let actionDismiss = DeviceRule(
+        "ACTION-DISMISS", "4", .documented,
+        "An explicit dismiss reaches the app only when the category has .customDismissAction.",
+        source: "UNNotificationDismissActionIdentifier")
+    public static let actionNotHandled = DeviceRule(
+        "ACTION-NOT-HANDLED", "4", .documented,
+        "Without didReceive on the delegate, the user's actions never reach the app.",
+        source: "userNotificationCenter(_:didReceive:withCompletionHandler:)")
+    public static let actionUnavailable = DeviceRule(
+        "ACTION-UNAVAILABLE", "5", .undocumented,
+        "The user can act only on a notification in Notification Center, with a button its category offers.",
+        source: "default: any other action is recorded and ignored")
+
+    // 6. Local notifications
+    public static let localNotAllowed = DeviceRule(
+        "LOCAL-NOT-ALLOWED", "1a", .undocumented,
+        "add() fails with notificationsNotAllowed when denied, and succeeds silently when notDetermined.",
+        source: "UNError.notificationsNotAllowed is documented, not when it is thrown; default as stated")
+    public static let localTimeInterval = DeviceRule(
+        "LOCAL-TIME-INTERVAL", "6", .observed,
+        "A time interval must be greater than 0, and at least 60 seconds when it repeats; otherwise the trigger "
+            + "cannot be made.", source: "the limits are documented; the exception is observed")
+    public static let localScheduled = DeviceRule(
+        "LOCAL-SCHEDULED", "6", .documented,
+        "A request waits for its trigger; a nil trigger delivers now; a repeating trigger fires again until removed.",
+        source: "UNNotificationRequest init(identifier:content:trigger:)")
+    public static let localReplace = DeviceRule(
+        "LOCAL-REPLACE", "6", .documented, "Adding a request with a pending request's identifier replaces it.",
+        source: "UNNotificationRequest init(identifier:content:trigger:)")
+    public static let localPendingLimit = DeviceRule(
+        "LOCAL-PENDING-LIMIT", "6", .observed,
+        "At most 64 requests stay pending; adding another silently drops the one added longest ago.",
+        source: "radar 38065340; flutter_local_notifications#2275")
+    public static let localRemoved = DeviceRule(
+        "LOCAL-REMOVED", "6", .documented,
+        "removePendingNotificationRequests cancels what has not fired; ids that are not pending are ignored.",
+        source: "removePendingNotificationRequests(withIdentifiers:)")
+}

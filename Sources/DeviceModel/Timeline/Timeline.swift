@@ -51,6 +51,12 @@ public struct TimelineEntry: Sendable, Hashable, CustomStringConvertible {
         case dropped
         /// The app ran code because of the notification.
         case appWoken = "app-woken"
+        /// The user did something: tapped, chose an action, dismissed.
+        case userAction = "user"
+        /// A local request was scheduled, replaced or fired.
+        case scheduled
+        /// A pending request was removed, by the app or by the pending limit.
+        case removed
     }
 
     public let time: DeviceInstant
