@@ -1,7 +1,7 @@
 /// `UNUserNotificationCenter` for one app on one device: authorization, settings, the delegate and the
 /// delivered list.
 ///
-/// Apple's methods are asynchronous; the model's answer at once, because the scripted user answers every
+/// Apple's methods are asynchronous; the model's return at once, because the scripted user answers every
 /// prompt at once and the model's time moves only with its clock. Every decision goes on the device's
 /// timeline.
 /// Thread-safety: not thread-safe; owned by its `InstalledApp`.

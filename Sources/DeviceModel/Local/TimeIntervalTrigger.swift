@@ -12,11 +12,10 @@ public struct TimeIntervalTrigger: Sendable, Hashable {
             throw FieldError(field: "timeInterval", message: "is \(timeInterval); it must be greater than 0")
         }
         guard !repeats || timeInterval >= Self.minimumRepeatingInterval else {
+            let minimum = Int(Self.minimumRepeatingInterval)
             throw FieldError(
                 field: "timeInterval",
-                message:
-                    "is \(timeInterval); a repeating trigger needs at least \(Int(Self.minimumRepeatingInterval)) seconds"
-            )
+                message: "is \(timeInterval); a repeating trigger needs at least \(minimum) seconds")
         }
         self.timeInterval = timeInterval
         self.repeats = repeats
