@@ -113,6 +113,20 @@ struct CategoryTests {
         #expect(fixture.entries(.categoryButtons).first?.message.contains("no buttons") == true)
     }
 
+    @Test("ACTION-UNAVAILABLE (5, U: recorded, ignored): only a listed notification, only its category's buttons")
+    func unavailableActions() throws {
+        let (fixture, responses) = fixture()
+        try fixture.push(Self.message, collapseID: "m1")
+        fixture.app.userChooses(action: "archive", onNotification: "m1")
+        fixture.app.userOpens(notification: "never-delivered")
+        #expect(responses.items.isEmpty)
+        let messages = fixture.entries(.actionUnavailable).map(\.message)
+        #expect(messages.count == 2)
+        #expect(messages.first?.contains("archive") == true)
+        #expect(messages.last?.contains("not in Notification Center") == true)
+        #expect(fixture.app.notificationCenter.deliveredNotifications.count == 1, "m1 is still there")
+    }
+
     @Test("CAT-REPLACE (5, D): setting categories replaces the earlier set")
     func categoriesReplace() throws {
         let (fixture, responses) = fixture()
