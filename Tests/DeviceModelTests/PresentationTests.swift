@@ -157,6 +157,18 @@ struct PresentationTests {
         #expect(entitled.lastPresentation?.sound == .critical(name: "siren.caf", volume: 0.8))
     }
 
+    @Test("LEVEL-CRITICAL (8, D): a critical notification without a sound plays the default critical sound")
+    func criticalWithoutSound() throws {
+        let fixture = DeviceFixture.ready(
+            AppConfiguration(bundleID: DeviceFixture.bundleID, entitlements: Entitlements(criticalAlerts: true)),
+            options: [.alert, .sound, .criticalAlert])
+        try fixture.push(#"{"aps":{"alert":"flood warning","interruption-level":"critical"}}"#)
+        #expect(fixture.lastPresentation?.interruptionLevel == .critical)
+        #expect(fixture.lastPresentation?.sound == .critical(name: nil, volume: nil))
+        try fixture.push(#"{"aps":{"alert":"ordinary"}}"#, collapseID: "n2")
+        #expect(fixture.lastPresentation?.sound == nil)
+    }
+
     @Test("PRESENT-PASSIVE (8, D): a passive notification is listed without banner or sound")
     func passiveIsListedQuietly() throws {
         let fixture = DeviceFixture.ready()

@@ -52,6 +52,13 @@ extension InstalledApp {
             context.record(
                 .presented, .presentPassive, "passive: no banner, no sound", app: bundleID, notification: id, at: time)
         }
+        let defaultCriticalSound = level == .critical && content.sound == nil && !options.isEmpty
+        if defaultCriticalSound {
+            options.insert(.sound)
+            context.record(
+                .presented, .levelCritical, "critical without a sound: the default critical sound plays",
+                app: bundleID, notification: id, at: time)
+        }
         guard !options.isEmpty else {
             context.record(
                 .notShown, rule,
@@ -64,7 +71,9 @@ extension InstalledApp {
         }
         let presentation = Presentation(
             notification: notification, banner: options.contains(.banner), listed: options.contains(.list),
-            sound: options.contains(.sound) ? sound(content, level, settings, id, time) : nil,
+            sound: defaultCriticalSound
+                ? .critical(name: nil, volume: nil)
+                : options.contains(.sound) ? sound(content, level, settings, id, time) : nil,
             badge: options.contains(.badge) ? content.badge : nil, interruptionLevel: level,
             inForeground: state == .foreground)
         apply(presentation)

@@ -181,6 +181,10 @@ extension DeviceRule {
     public static let presentPassive = DeviceRule(
         "PRESENT-PASSIVE", "8", .documented, "A passive notification is listed without a banner or a sound.",
         source: "UNNotificationInterruptionLevel")
+    public static let levelCritical = DeviceRule(
+        "LEVEL-CRITICAL", "8", .documented,
+        "A critical notification that names no sound plays the default critical sound.",
+        source: "UNNotificationInterruptionLevel.critical")
     public static let soundCriticalNotAllowed = DeviceRule(
         "SOUND-CRITICAL", "1b", .undocumented,
         "A critical sound plays as critical only with the entitlement and criticalAlertSetting enabled.",
