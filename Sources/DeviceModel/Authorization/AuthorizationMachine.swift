@@ -17,6 +17,8 @@ struct Decision {
     let kind: TimelineEntry.Kind
     let rule: DeviceRule
     let message: String
+    /// When it took effect, if not now.
+    var time: DeviceInstant? = nil
 }
 
 struct AuthorizationMachine {
@@ -24,7 +26,7 @@ struct AuthorizationMachine {
     /// Whether the separate critical alerts prompt has been shown.
     private var criticalAlertAsked = false
     /// When the current ephemeral authorization ends.
-    private var ephemeralUntil: DeviceInstant?
+    private(set) var ephemeralUntil: DeviceInstant?
     /// A denied prompt or the App Clip card's switch ends ephemeral authorization for good.
     private var ephemeralOverridden = false
 
@@ -194,7 +196,7 @@ struct AuthorizationMachine {
         settings = NotificationSettings()
         return Decision(
             kind: .authorization, rule: .authEphemeralExpired,
-            message: "8 hours since the App Clip's launch: status notDetermined")
+            message: "8 hours since the App Clip's launch: status notDetermined", time: until)
     }
 
     static let ephemeralDuration: Double = 8 * 3600

@@ -70,6 +70,9 @@ public final class NotificationCenter {
     func appClipLaunched() {
         expireEphemeral()
         if let decision = authorization.appClipLaunched(at: context.now) { record([decision]) }
+        if let until = authorization.ephemeralUntil {
+            context.schedule(at: until) { [weak self] in self?.expireEphemeral() }
+        }
     }
 
     func expireEphemeral() {
@@ -78,7 +81,7 @@ public final class NotificationCenter {
 
     func record(_ decisions: [Decision]) {
         for decision in decisions {
-            context.record(decision.kind, decision.rule, decision.message, app: app.bundleID)
+            context.record(decision.kind, decision.rule, decision.message, app: app.bundleID, at: decision.time)
         }
     }
 }
