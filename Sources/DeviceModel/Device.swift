@@ -82,6 +82,13 @@ public final class Device {
         runDueEvents()
     }
 
+    /// Runs `action` `seconds` from now on the device's clock (at the `runDueEvents` that reaches that time):
+    /// for scripts that act later, such as a service extension that answers after a delay.
+    public func schedule(after seconds: Double, _ action: @escaping () -> Void) {
+        let delay = seconds.isFinite ? max(0, seconds) : 0
+        context.schedule(at: context.now + delay, action)
+    }
+
     /// A push from APNs reaches the device.
     public func receive(_ push: RemotePush) {
         runDueEvents()

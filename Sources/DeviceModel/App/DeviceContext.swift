@@ -26,7 +26,10 @@ final class DeviceContext {
         self.identifiers = SplitMix64(seed: seed ^ 0x1D)
     }
 
-    var now: DeviceInstant { clock.now }
+    /// The model's present: the clock's time, or while a scheduled event runs, that event's time, so that
+    /// what it does (and what it causes) happens when it was due, however far the clock jumped.
+    var now: DeviceInstant { eventTime ?? clock.now }
+    private var eventTime: DeviceInstant?
 
     func record(
         _ kind: TimelineEntry.Kind, _ rule: DeviceRule, _ message: String, app: String, notification: String? = nil,
@@ -46,7 +49,10 @@ final class DeviceContext {
     func runDueEvents() {
         while let index = nextDueIndex() {
             let event = events.remove(at: index)
+            let outer = eventTime
+            eventTime = event.time
             event.action()
+            eventTime = outer
         }
     }
 
