@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "Storage", targets: ["Storage"]),
         // The provider gateway: its model, store and HTTP API so far (its workers and command come next).
         .library(name: "Gateway", targets: ["Gateway"]),
+        // What an iPhone does with a notification (authorization, delivery, presentation), on an injected clock.
+        .library(name: "DeviceModel", targets: ["DeviceModel"]),
     ],
     targets: [
         // System library: OpenSSL 3 from Debian's libssl-dev.
@@ -68,6 +70,8 @@ let package = Package(
         .target(name: "Emulator", dependencies: ["APNs", "HTTP2", "Keys", "Storage"]),
         // The gateway: the provider backend's model and store (devices, notifications, the delivery queue).
         .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "HTTP2", "Keys", "Postgres", "Storage"]),
+        // The device model: the device's notification rules as pure state machines (docs/DEVICE.md). No I/O.
+        .target(name: "DeviceModel", dependencies: ["APNs"]),
         // The command line: argument parsing (a pure function) and the commands.
         .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Emulator", "Gateway", "HTTP2", "Keys"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
@@ -99,6 +103,7 @@ let package = Package(
         .testTarget(
             name: "HeraldCLITests",
             dependencies: ["HeraldCLI", "APNs", "APNsClient", "Gateway", "HTTP2", "Keys", "HeraldTestSupport"]),
+        .testTarget(name: "DeviceModelTests", dependencies: ["DeviceModel", "APNs"]),
     ],
     swiftLanguageModes: [.v6]
 )
