@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(
             name: "EmulatorTests",
             dependencies: ["Emulator", "APNsClient", "APNs", "HTTP2", "Keys", "Storage", "HeraldTestSupport"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "APNs", "HTTP2", "Keys", "Storage"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "APNs", "APNsClient", "Emulator", "HTTP2", "Keys", "Storage"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "APNs", "APNsClient", "HTTP2", "Keys", "HeraldTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -15,6 +15,8 @@ public struct GatewayConfiguration: Sendable {
     public var bodyLimit: Int
     /// Milliseconds since 1970: `registered-at` and every other time the gateway records.
     public var clock: @Sendable () -> Int
+    /// What `GET /metrics` serves: give the same object to the `DeliveryEngine`.
+    public var metrics = GatewayMetrics()
 
     public init(
         apps: [App], host: String = "127.0.0.1", port: UInt16 = 0, bodyLimit: Int = 1 << 20,

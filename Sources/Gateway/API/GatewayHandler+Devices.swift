@@ -29,7 +29,7 @@ extension GatewayHandler {
                 let user = parameters["user"] ?? ""
                 let devices = try await store.devices(bundleID: app.bundleID, user: user)
                 return GatewayAnswer(status: 200, body: ["devices": .array(devices.map(\.json))])
-            case .health, .openAPI:
+            case .health, .openAPI, .metrics:
                 // Answered on the loop, never here.
                 throw GatewayAPIError(
                     status: 500, code: "internal", message: "\(operation) is not a store operation", field: nil)

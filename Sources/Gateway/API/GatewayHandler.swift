@@ -66,6 +66,7 @@ final class GatewayHandler: HTTP2RequestHandler {
     {
         do throws(GatewayAPIError) {
             let key = try await authenticate(request)
+            if route.operation == .metrics { return .success(try metricsAnswer(key, route)) }
             let bundleID = parameters["bundle-id"] ?? ""
             try authorize(key, route, bundleID: bundleID)
             guard let app = configuration.apps[bundleID] else { throw .unknownApp(bundleID) }
@@ -111,6 +112,9 @@ final class GatewayHandler: HTTP2RequestHandler {
     ) {
         switch result {
         case .success(let answer):
+            if let text = answer.text {
+                return respond(answer.status, [HTTP2Header("content-type", text.type)], text.bytes)
+            }
             guard let body = answer.body else { return respond(answer.status, [], []) }
             respond(answer.status, jsonHeaders, body.encoded())
         case .failure(let error):
@@ -123,6 +127,8 @@ final class GatewayHandler: HTTP2RequestHandler {
 struct GatewayAnswer: Sendable {
     var status: Int
     var body: JSONValue?
+    /// A body that is not JSON, with its content type (`/metrics`).
+    var text: (type: String, bytes: [UInt8])? = nil
 }
 
 extension Substring {

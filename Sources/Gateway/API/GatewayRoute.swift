@@ -7,6 +7,7 @@
 //   GET    /v1/apps/{bundle-id}/devices/{token}          send
 //   DELETE /v1/apps/{bundle-id}/devices/{token}          register
 //   GET    /v1/apps/{bundle-id}/users/{user}/devices     send
+//   GET    /metrics                                      admin (a key for every app)
 import APNs
 import HTTP2
 
@@ -14,7 +15,7 @@ import HTTP2
 public struct GatewayRoute: Sendable {
     /// What the handler does for the route.
     public enum Operation: String, Sendable, CaseIterable {
-        case health, openAPI, putDevice, getDevice, deleteDevice, userDevices
+        case health, openAPI, putDevice, getDevice, deleteDevice, userDevices, metrics
     }
 
     public let method: String
@@ -50,6 +51,11 @@ public struct GatewayRoute: Sendable {
         GatewayRoute(
             method: "GET", pattern: "/v1/apps/{bundle-id}/users/{user}/devices", operation: .userDevices, scope: .send,
             summary: "A user's devices, whatever their status", responses: [200: "`{\"devices\":[...]}`"],
+            requestSchema: nil),
+        GatewayRoute(
+            method: "GET", pattern: "/metrics", operation: .metrics, scope: .admin,
+            summary: "Delivery metrics in Prometheus's text format (an admin key for every app)",
+            responses: [200: "`text/plain; version=0.0.4`: sends, latency, queue depth, pruned tokens, connections"],
             requestSchema: nil),
     ]
 
