@@ -38,10 +38,11 @@ public enum DeliveryEngineEvent: Sendable {
 /// delivery rows, claims batches, sends them through the app's `APNsClient` and records outcomes.
 ///
 /// Lifecycle: ``start()`` once; ``wake()`` when a notification is created (so it goes out before
-/// the next idle poll); ``shutdown()`` stops claiming and lets the batches in flight finish and
-/// be recorded. To abandon them instead, shut the ``APNsConnections`` down as well: their sends end
-/// without an outcome, and their leases bring them back after a restart with the same apns-ids.
-/// The engine does not shut the connections down (the channel routes share them).
+/// the next idle poll); ``shutdown(gracePeriod:)`` stops claiming and lets the batches in flight
+/// finish and be recorded, for at most the grace period; past it their outcomes are no longer
+/// recorded (shut the ``APNsConnections`` down then, to end the sends): their leases bring them
+/// back, after a restart, with the same apns-ids. The engine does not shut the connections down
+/// (the channel routes share them).
 /// Thread-safety: `Sendable`; call from anywhere.
 public final class DeliveryEngine: Sendable {
     public let configuration: DeliveryEngineConfiguration
@@ -54,6 +55,8 @@ public final class DeliveryEngine: Sendable {
     /// Rings the scheduler: a notification was created, or the engine is stopping.
     private let schedule = Doorbell()
     private let stopping = Atomic<Bool>(false)
+    /// Past the shutdown's grace period: outcomes are no longer recorded.
+    private let abandoning = Atomic<Bool>(false)
     private let running = Mutex<Task<Void, Never>?>(nil)
 
     /// An engine over `store`, sending through `connections`. `observer` hears every event (on the
@@ -87,13 +90,36 @@ public final class DeliveryEngine: Sendable {
     }
 
     /// Stops claiming and starting notifications; returns when the batches in flight have been
-    /// sent and recorded (or abandoned, when the connections were shut down meanwhile).
-    public func shutdown() async {
+    /// sent and recorded, or when `gracePeriod` (nil: no limit) has passed: from then on the
+    /// engine records no outcome, so the sends still in flight stay claimed and are sent again,
+    /// with the same apns-ids, once their leases run out. Shut the connections down after it
+    /// returns to end those sends.
+    public func shutdown(gracePeriod: Duration? = nil) async {
         stopping.store(true, ordering: .releasing)
         schedule.close()
         work.close()
-        let task = running.withLock { $0 }
-        await task?.value
+        guard let task = running.withLock({ $0 }) else { return }
+        guard let gracePeriod else { return await task.value }
+        let waiter = ShutdownWaiter()
+        await withCheckedContinuation { continuation in
+            waiter.continuation.withLock { $0 = continuation }
+            Task {
+                await task.value
+                waiter.take()?.resume()
+            }
+            Task {
+                try? await Task.sleep(for: gracePeriod)
+                guard let waiting = waiter.take() else { return }
+                self.abandoning.store(true, ordering: .releasing)
+                waiting.resume()
+            }
+        }
+    }
+
+    /// The shutdown's continuation, resumed once: by the end of the work or of the grace period.
+    private final class ShutdownWaiter: Sendable {
+        let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        func take() -> CheckedContinuation<Void, Never>? { continuation.withLock { $0.take() } }
     }
 
     private var isStopping: Bool { stopping.load(ordering: .acquiring) }
@@ -161,7 +187,8 @@ public final class DeliveryEngine: Sendable {
                 }
                 let inactive = try await inactiveDeliveries(claim)
                 let outcomes = await sender.send(claim, inactive: inactive)
-                // Recorded even while stopping: these sends happened.
+                // Recorded while stopping (these sends happened), unless the grace period is over.
+                guard !abandoning.load(ordering: .acquiring) else { return }
                 let pruned = try await store.recordOutcomes(
                     outcomes, backoff: configuration.backoff, now: configuration.clock())
                 metrics.recordPruned(pruned)

@@ -37,31 +37,40 @@ final class DeliveryHarness: Sendable {
     let events: AsyncStream<DeliveryEngineEvent>
     /// The client the engine sends through (the tests send with it too, as a dead worker would).
     let client: APNsClient
+    /// Another client for the same emulator (a restarted gateway's).
+    let makeClient: @Sendable () throws -> APNsClient
+    let engineConfiguration: DeliveryEngineConfiguration
+    /// Feeds `events`: give it to another engine to await that one's events.
+    let observer: @Sendable (DeliveryEngineEvent) -> Void
 
     var store: any GatewayStore { storeFixture.store }
 
     static let backoff = DeliveryBackoff(maximumAttempts: 3, base: 1_000, maximum: 10_000)
 
     private init(
-        storeFixture: GatewayStoreFixture, emulator: Emulator, loops: EventLoopGroup, client: APNsClient,
-        configure: (inout DeliveryEngineConfiguration) -> Void
-    ) {
+        storeFixture: GatewayStoreFixture, emulator: Emulator, loops: EventLoopGroup,
+        makeClient: @escaping @Sendable () throws -> APNsClient, configure: (inout DeliveryEngineConfiguration) -> Void
+    ) throws {
         self.storeFixture = storeFixture
         self.emulator = emulator
         self.loops = loops
+        self.makeClient = makeClient
+        let client = try makeClient()
         self.client = client
         connections = APNsConnections([APNsConnections.Key(bundleID: bundleID, environment: .production): client])
         let (events, continuation) = AsyncStream.makeStream(of: DeliveryEngineEvent.self)
         self.events = events
+        observer = { continuation.yield($0) }
         let clock = self.clock
         var configuration = DeliveryEngineConfiguration(
             claimBatchSize: 50, leaseMilliseconds: 600_000, sendConcurrency: 100, backoff: Self.backoff,
             idlePollInterval: .milliseconds(50), expansionChunkSize: 30, expansionChunksPerRound: 2,
             queueDepthInterval: .zero, claimer: "test-engine", clock: { clock.now })
         configure(&configuration)
+        engineConfiguration = configuration
         engine = DeliveryEngine(
             store: storeFixture.store, connections: connections, configuration: configuration, metrics: metrics,
-            observer: { continuation.yield($0) })
+            observer: observer)
     }
 
     /// Runs `body` with a harness; shuts everything down after, whatever happens.
@@ -88,13 +97,16 @@ final class DeliveryHarness: Sendable {
         }
         let emulator = try await Emulator.start(configuration, tls: serverTLS, loops: loops)
         let endpoint = try APNsEndpoint(url: "\(tls ? "https://localhost" : "http://127.0.0.1"):\(emulator.port)")
-        let transport = try HTTP2Transport(configuration: TransportConfiguration(endpoint: endpoint, caFile: caFile))
         let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
-        let client = APNsClient(
-            endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer)), transport: transport,
-            retryPolicy: .none)
-        let harness = DeliveryHarness(
-            storeFixture: storeFixture, emulator: emulator, loops: loops, client: client, configure: configure)
+        let makeClient: @Sendable () throws -> APNsClient = { [caFile] in
+            APNsClient(
+                endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer)),
+                transport: try HTTP2Transport(
+                    configuration: TransportConfiguration(endpoint: endpoint, caFile: caFile)),
+                retryPolicy: .none)
+        }
+        let harness = try DeliveryHarness(
+            storeFixture: storeFixture, emulator: emulator, loops: loops, makeClient: makeClient, configure: configure)
         var failure: (any Error)?
         do {
             try await body(harness)
