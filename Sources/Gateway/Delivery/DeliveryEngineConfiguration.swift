@@ -12,8 +12,9 @@ public struct DeliveryEngineConfiguration: Sendable {
     /// attempts), or a slow batch is sent twice.
     public var leaseMilliseconds: Int
     /// Sends in flight at most, over every app and environment. The engine runs
-    /// `max(2, sendConcurrency / claimBatchSize)` workers, each with one batch at a time and a
-    /// share of this: memory is bounded by the workers' batches, never by a fan-out.
+    /// `max(2, sendConcurrency / claimBatchSize)` workers (one when this is 1), each with one batch
+    /// at a time and an equal share of this: memory is bounded by the workers' batches, never by a
+    /// fan-out.
     public var sendConcurrency: Int
     /// The queue's own retry of 429, 5xx and transport failures, across claims and restarts.
     public var backoff: DeliveryBackoff
@@ -52,7 +53,8 @@ public struct DeliveryEngineConfiguration: Sendable {
 
     /// Workers, and the sends in flight each may have.
     var workers: (count: Int, concurrency: Int) {
-        let count = max(2, sendConcurrency / claimBatchSize)
+        // Two at least, so one batch is claimed and recorded while another is sent.
+        let count = sendConcurrency < 2 ? 1 : max(2, sendConcurrency / claimBatchSize)
         return (count, max(1, sendConcurrency / count))
     }
 

@@ -87,6 +87,9 @@ public final class GatewayMetrics: Sendable {
         }
     }
 
+    /// Sends handed to a client and not yet answered.
+    public var sendsInFlight: Int { max(0, inFlight.load(ordering: .relaxed)) }
+
     /// Tokens pruned so far.
     public var pruned: Int { state.withLock { $0.pruned } }
 
