@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import Gateway
@@ -13,11 +14,17 @@ struct DoorbellTests {
 
     @Test func aRingWakesEveryWaiter() async {
         let bell = Doorbell()
+        let woken = WokenCount()
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<3 { group.addTask { await bell.wait(timeout: .seconds(3600)) } }
-            // Ring until the waiters are gone (a ring before they wait is kept for one of them only).
+            for _ in 0..<3 {
+                group.addTask {
+                    await bell.wait(timeout: .seconds(3600))
+                    woken.value.add(1, ordering: .relaxed)
+                }
+            }
+            // Ring until every waiter is woken (a ring before they wait is kept for one of them only).
             group.addTask {
-                for _ in 0..<10_000 {
+                while woken.value.load(ordering: .relaxed) < 3 {
                     bell.ring()
                     await Task.yield()
                 }
@@ -40,4 +47,8 @@ struct DoorbellTests {
         await waiting
         await bell.wait(timeout: .seconds(3600))
     }
+}
+
+private final class WokenCount: Sendable {
+    let value = Atomic<Int>(0)
 }
