@@ -121,20 +121,24 @@ final class DeliveryHarness: Sendable {
     }
 
     /// Waits, event by event, until `condition` holds (checked first, then after every event).
+    /// Throws when the events end first (the test's time limit cancelled it), so that the checks
+    /// after it do not run on a state the engine never reached.
     func until(_ condition: () async throws -> Bool) async throws {
         if try await condition() { return }
         for await event in events {
             if case .storeFailed(let error) = event { Issue.record("the store failed: \(error)") }
             if try await condition() { return }
         }
+        throw CancellationError()
     }
 
     /// Waits for the next scheduling round that began at or after the clock's present reading.
-    func nextRound() async {
+    func nextRound() async throws {
         let now = clock.now
         for await event in events {
             if case .scheduled(let at, _, _) = event, at >= now { return }
         }
+        throw CancellationError()
     }
 
     /// Waits until the notification is done (or cancelled).
