@@ -65,7 +65,7 @@ let package = Package(
         // The gateway: the provider backend's model and store (devices, notifications, the delivery queue).
         .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "HTTP2", "Keys", "Storage"]),
         // The command line: argument parsing (a pure function) and the commands.
-        .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Emulator", "HTTP2", "Keys"]),
+        .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Emulator", "Gateway", "HTTP2", "Keys"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
         // Benchmarks: the client through its public async API (see BENCHMARKS.md).
         .executableTarget(
@@ -86,8 +86,11 @@ let package = Package(
         .testTarget(
             name: "EmulatorTests",
             dependencies: ["Emulator", "APNsClient", "APNs", "HTTP2", "Keys", "Storage", "HeraldTestSupport"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "APNs", "APNsClient", "Emulator", "HTTP2", "Keys", "Storage"]),
-        .testTarget(name: "HeraldCLITests", dependencies: ["HeraldCLI", "APNs", "APNsClient", "HTTP2", "Keys", "HeraldTestSupport"]),
+        .testTarget(
+            name: "GatewayTests", dependencies: ["Gateway", "APNs", "APNsClient", "Emulator", "HTTP2", "Keys", "Storage"]),
+        .testTarget(
+            name: "HeraldCLITests",
+            dependencies: ["HeraldCLI", "APNs", "APNsClient", "Gateway", "HTTP2", "Keys", "HeraldTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -216,6 +216,7 @@ struct JSONFieldsTests {
             "send-result", "send-broadcast-result", "send-summary", "lint", "channels", "device-line",
             "control-deliveries", "control-devices", "control-faults", "control-stats", "control-error",
             "emulator-config", "lint-requests", "send-dry-run",
+            "gateway-key",  // checked in GatewayCommandTests.aRegisterKeyRegistersOverBothProtocolsUntilRevoked
         ]
         #expect(Set(try Self.documented().keys) == checked)
     }

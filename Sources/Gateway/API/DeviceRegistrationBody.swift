@@ -13,33 +13,18 @@ struct DeviceRegistrationBody: Equatable {
 
     /// Parses `bytes` (empty: all defaults); the error names the field and the rule.
     init(parsing bytes: [UInt8]) throws(GatewayAPIError) {
-        guard !bytes.isEmpty else { return }
-        let value: JSONValue
-        do {
-            value = try JSONValue(parsing: bytes)
-        } catch {
-            throw .badRequest(field: "body", "is not JSON: \(error)")
-        }
-        guard let object = value.objectValue else {
-            throw .badRequest(field: "body", "is \(value.kindDescription); send a JSON object")
-        }
-        if let duplicate = object.duplicateKeys.first {
-            throw .badRequest(field: duplicate, "appears twice")
-        }
-        for key in object.keys where !Self.fields.contains(key) {
-            throw .badRequest(field: key, "is not a device field; use \(Self.fields.joined(separator: ", "))")
-        }
-        if let text = try Self.string(object, "environment") {
+        let body = try GatewayJSONBody(parsing: bytes, fields: Self.fields, kind: "device")
+        if let text = try body.string("environment") {
             do {
                 environment = try Environment(text)
             } catch {
                 throw .badRequest(error)
             }
         }
-        user = try Self.string(object, "user")
-        locale = try Self.string(object, "locale")
-        appVersion = try Self.string(object, "app-version")
-        if let value = object["tags"], !value.isNull {
+        user = try body.string("user")
+        locale = try body.string("locale")
+        appVersion = try body.string("app-version")
+        if let value = body.object["tags"], !value.isNull {
             guard let array = value.arrayValue else {
                 throw .badRequest(field: "tags", "is \(value.kindDescription); send an array of strings")
             }
@@ -51,16 +36,6 @@ struct DeviceRegistrationBody: Equatable {
                 tags.append(tag)
             }
         }
-    }
-
-    /// A non-empty string, or nil when absent or null.
-    private static func string(_ object: JSONObject, _ key: String) throws(GatewayAPIError) -> String? {
-        guard let value = object[key], !value.isNull else { return nil }
-        guard let text = value.stringValue else {
-            throw .badRequest(field: key, "is \(value.kindDescription); send a string")
-        }
-        guard !text.isEmpty else { throw .badRequest(field: key, "is empty; omit it or send a value") }
-        return text
     }
 
     static let schema: JSONValue = [

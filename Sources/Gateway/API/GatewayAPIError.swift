@@ -11,6 +11,10 @@ struct GatewayAPIError: Error, Sendable, Equatable {
     /// The path parameter, header or body field at fault, when one is.
     let field: String?
     var headers: [HTTP2Header] = []
+    /// APNs's reason, when APNs refused a request the gateway made for this one (`apns-error`).
+    var apnsReason: String? = nil
+    /// Members written beside `error` (a 422's `findings`).
+    var extra = JSONObject()
 
     static func badRequest(_ error: FieldError) -> GatewayAPIError {
         GatewayAPIError(status: 400, code: "bad-request", message: error.message, field: error.field)
@@ -38,6 +42,10 @@ struct GatewayAPIError: Error, Sendable, Equatable {
             status: 404, code: "unknown-device", message: "no device with token '\(token.hex)'", field: "token")
     }
 
+    static func unknownNotification(_ id: String) -> GatewayAPIError {
+        GatewayAPIError(status: 404, code: "unknown-notification", message: "no notification '\(id)'", field: "id")
+    }
+
     static func unknownPath(_ path: String) -> GatewayAPIError {
         GatewayAPIError(
             status: 404, code: "unknown-path", message: "no route for '\(path)' (see GET /openapi.json)", field: nil)
@@ -58,6 +66,7 @@ struct GatewayAPIError: Error, Sendable, Equatable {
     static func store(_ error: GatewayStoreError) -> GatewayAPIError {
         switch error {
         case .invalid(let fieldError): .badRequest(fieldError)
+        case .unknownNotification(let id): .unknownNotification(id)
         default: GatewayAPIError(status: 500, code: "storage-failure", message: "\(error)", field: nil)
         }
     }
@@ -67,6 +76,9 @@ struct GatewayAPIError: Error, Sendable, Equatable {
         object.append(key: "code", value: .string(code))
         object.append(key: "message", value: .string(message))
         if let field { object.append(key: "field", value: .string(field)) }
-        return ["error": .object(object)]
+        if let apnsReason { object.append(key: "reason", value: .string(apnsReason)) }
+        var body = JSONObject([.init(key: "error", value: .object(object))])
+        for member in extra { body.append(key: member.key, value: member.value) }
+        return .object(body)
     }
 }

@@ -3,9 +3,10 @@ import HTTP2
 
 extension GatewayHandler {
     /// Runs an authorized operation on `app`.
-    func run(_ operation: GatewayRoute.Operation, app: App, _ parameters: HTTPRouteParameters, body: [UInt8])
-        async throws(GatewayAPIError) -> GatewayAnswer
-    {
+    func run(
+        _ operation: GatewayRoute.Operation, app: App, _ parameters: HTTPRouteParameters, body: [UInt8],
+        query: GatewayQuery
+    ) async throws(GatewayAPIError) -> GatewayAnswer {
         do {
             switch operation {
             case .putDevice:
@@ -29,8 +30,12 @@ extension GatewayHandler {
                 let user = parameters["user"] ?? ""
                 let devices = try await store.devices(bundleID: app.bundleID, user: user)
                 return GatewayAnswer(status: 200, body: ["devices": .array(devices.map(\.json))])
-            case .health, .openAPI, .metrics:
-                // Answered on the loop, never here.
+            case .putPushToStart, .deletePushToStart, .userPushToStart, .putActivity, .getActivity, .deleteActivity:
+                return try await runLiveActivity(operation, app: app, parameters, body: body)
+            case .createChannel, .listChannels, .readChannel, .deleteChannel:
+                return try await runChannel(operation, app: app, parameters, body: body, query: query)
+            default:
+                // Answered on the loop (health, OpenAPI) or by the notification routes, never here.
                 throw GatewayAPIError(
                     status: 500, code: "internal", message: "\(operation) is not a store operation", field: nil)
             }

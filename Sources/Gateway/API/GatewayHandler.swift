@@ -8,10 +8,11 @@
 //     v Task
 //   authorization: Bearer KEY --missing, unknown, revoked--> 401
 //   key's scope covers the route's, key's app is the path's --no--> 403
-//   the path's app is configured --no--> 404 unknown-app
+//   the path's app (if it names one) is configured --no--> 404 unknown-app
 //   body within the limit --no--> 413
 //   token and body valid --no--> 400 naming the field (nothing is stored)
-//   the operation -> 200 / 204 / 404 unknown-device
+//   the operation -> 200 / 201 / 202 / 204 / 404 unknown-device, -activity, -notification / 422 (lint)
+//     (channel routes: the app's APNsClient -> 409 none / 404 / 502 refused / 503 no answer)
 import APNs
 import HTTP2
 
@@ -21,12 +22,14 @@ import HTTP2
 final class GatewayHandler: HTTP2RequestHandler {
     let configuration: GatewayConfiguration
     let store: any GatewayStore
+    let apns: APNsConnections
     private let router: HTTPRouter<GatewayRoute>
     private let openAPIDocument: [UInt8]
 
-    init(configuration: GatewayConfiguration, store: any GatewayStore) throws(HTTPRouteError) {
+    init(configuration: GatewayConfiguration, store: any GatewayStore, apns: APNsConnections) throws(HTTPRouteError) {
         self.configuration = configuration
         self.store = store
+        self.apns = apns
         router = try GatewayRoute.router()
         openAPIDocument = GatewayOpenAPI.document(for: GatewayRoute.all).encoded()
     }
@@ -67,11 +70,19 @@ final class GatewayHandler: HTTP2RequestHandler {
         do throws(GatewayAPIError) {
             let key = try await authenticate(request)
             if route.operation == .metrics { return .success(try metricsAnswer(key, route)) }
-            let bundleID = parameters["bundle-id"] ?? ""
+            let bundleID = parameters["bundle-id"]
             try authorize(key, route, bundleID: bundleID)
-            guard let app = configuration.apps[bundleID] else { throw .unknownApp(bundleID) }
+            let app = try bundleID.map { bundleID throws(GatewayAPIError) in
+                guard let app = configuration.apps[bundleID] else { throw .unknownApp(bundleID) }
+                return app
+            }
             guard !request.exceededBodyLimit else { throw .bodyTooLarge(limit: configuration.bodyLimit) }
-            return .success(try await run(route.operation, app: app, parameters, body: request.body))
+            if route.operation.isNotifications {
+                return .success(try await runNotifications(route.operation, key: key, app: app, parameters, request))
+            }
+            guard let app else { throw .internalError("\(route.operation) needs an app") }
+            let query = try GatewayQuery(target: request.path ?? "")
+            return .success(try await run(route.operation, app: app, parameters, body: request.body, query: query))
         } catch {
             return .failure(error)
         }
@@ -94,12 +105,14 @@ final class GatewayHandler: HTTP2RequestHandler {
         return key
     }
 
-    private func authorize(_ key: APIKey, _ route: GatewayRoute, bundleID: String) throws(GatewayAPIError) {
+    /// The key's scope covers the route's; a key of one app is refused any other app's path (the
+    /// notification routes check the stored notification's app instead: GatewayHandler+Notifications).
+    private func authorize(_ key: APIKey, _ route: GatewayRoute, bundleID: String?) throws(GatewayAPIError) {
         if let required = route.scope, !key.scope.covers(required) {
             throw .forbidden(
                 "a \(key.scope) key may not \(route.method) \(route.pattern); it needs a \(required) or wider key")
         }
-        if let keyApp = key.bundleID, keyApp != bundleID {
+        if let keyApp = key.bundleID, let bundleID, keyApp != bundleID {
             throw .forbidden("this key serves '\(keyApp)' only, not '\(bundleID)'")
         }
     }

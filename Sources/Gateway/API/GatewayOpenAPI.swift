@@ -39,7 +39,10 @@ enum GatewayOpenAPI {
                     .init(key: "schema", value: ["type": "string"]),
                 ]))
         }
-        if !parameters.isEmpty { object.append(key: "parameters", value: .array(parameters)) }
+        let query = route.queryParameters.map { name -> JSONValue in
+            ["name": .string(name), "in": "query", "required": false, "schema": ["type": "string"]]
+        }
+        if !parameters.isEmpty || !query.isEmpty { object.append(key: "parameters", value: .array(parameters + query)) }
         if let schema = route.requestSchema {
             object.append(
                 key: "requestBody",

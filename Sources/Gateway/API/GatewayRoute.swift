@@ -7,6 +7,12 @@
 //   GET    /v1/apps/{bundle-id}/devices/{token}          send
 //   DELETE /v1/apps/{bundle-id}/devices/{token}          register
 //   GET    /v1/apps/{bundle-id}/users/{user}/devices     send
+//   Live Activities and channels: GatewayRoute+LiveActivities.swift, GatewayRoute+Channels.swift
+//   POST   /v1/apps/{bundle-id}/notifications            send     (GatewayRoute+Notifications.swift)
+//   GET    /v1/notifications/{id}                        send
+//   DELETE /v1/notifications/{id}                        send
+//   GET    /v1/notifications/{id}/deliveries             send
+//   POST   /v1/lint                                      send
 //   GET    /metrics                                      admin (a key for every app)
 import APNs
 import HTTP2
@@ -15,7 +21,11 @@ import HTTP2
 public struct GatewayRoute: Sendable {
     /// What the handler does for the route.
     public enum Operation: String, Sendable, CaseIterable {
-        case health, openAPI, putDevice, getDevice, deleteDevice, userDevices, metrics
+        case health, openAPI, putDevice, getDevice, deleteDevice, userDevices
+        case putPushToStart, deletePushToStart, userPushToStart, putActivity, getActivity, deleteActivity
+        case createChannel, listChannels, readChannel, deleteChannel
+        case createNotification, getNotification, notificationDeliveries, cancelNotification, lint
+        case metrics
     }
 
     public let method: String
@@ -29,9 +39,14 @@ public struct GatewayRoute: Sendable {
     public let responses: [Int: String]
     /// The JSON schema of its body, if it takes one.
     let requestSchema: JSONValue?
+    /// The query parameters it takes, all optional (for OpenAPI; the route's handler refuses others).
+    var queryParameters: [String] = []
 
     /// Every route the gateway serves.
-    public static let all: [GatewayRoute] = [
+    public static let all: [GatewayRoute] = coreRoutes + liveActivityRoutes + channelRoutes + notificationRoutes
+
+    /// Health, OpenAPI and devices.
+    static let coreRoutes: [GatewayRoute] = [
         GatewayRoute(
             method: "GET", pattern: "/healthz", operation: .health, scope: nil,
             summary: "Whether the gateway is up", responses: [200: "`{\"status\":\"ok\"}`"], requestSchema: nil),

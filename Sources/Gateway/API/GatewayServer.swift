@@ -1,9 +1,9 @@
 import HTTP2
 
 /// The gateway's HTTP API on one port, HTTP/1.1 and HTTP/2 (h2c with prior knowledge), over a
-/// ``GatewayStore``.
+/// ``GatewayStore``; over TLS with ALPN (h2, http/1.1) when the configuration has a TLS context.
 ///
-/// Lifecycle: ``start(configuration:store:loops:)`` binds and serves; ``shutdown()`` stops accepting
+/// Lifecycle: ``start(configuration:store:loops:apns:)`` binds and serves; ``shutdown()`` stops accepting
 /// and closes every connection. The caller owns the loops and the store: shut the server down first.
 /// Thread-safety: `Sendable`.
 public final class GatewayServer: Sendable {
@@ -19,12 +19,15 @@ public final class GatewayServer: Sendable {
     }
 
     /// Binds and starts serving. Throws what `HTTP2Server.start` throws (an address in use, a host
-    /// that does not resolve).
-    public static func start(configuration: GatewayConfiguration, store: any GatewayStore, loops: EventLoopGroup)
-        async throws -> GatewayServer
-    {
-        let handler = try GatewayHandler(configuration: configuration, store: store)
-        var options = HTTP2Server.Configuration(loops: loops, host: configuration.host, port: configuration.port)
+    /// that does not resolve). `apns` serves the channel routes (an app and environment without a
+    /// client answers 409); the caller shuts its clients down after the server (workers share them).
+    public static func start(
+        configuration: GatewayConfiguration, store: any GatewayStore, loops: EventLoopGroup,
+        apns: APNsConnections = APNsConnections([:])
+    ) async throws -> GatewayServer {
+        let handler = try GatewayHandler(configuration: configuration, store: store, apns: apns)
+        var options = HTTP2Server.Configuration(
+            loops: loops, host: configuration.host, port: configuration.port, tls: configuration.tls)
         options.acceptsHTTP1 = true
         options.session.maxBodySize = configuration.bodyLimit
         let server = try await HTTP2Server.start(configuration: options, handler: handler)

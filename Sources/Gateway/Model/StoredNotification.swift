@@ -67,10 +67,15 @@ public struct NotificationCreation: Sendable, Hashable {
     public var notification: StoredNotification
     /// False when the idempotency key named an existing notification, which is returned unchanged.
     public var created: Bool
+    /// The recipients it has, counted in the transaction that created it: what expansion will make
+    /// rows for unless devices change first. For an existing notification: its delivery rows once
+    /// expanded, counted again before.
+    public var recipients: Int
 
-    public init(notification: StoredNotification, created: Bool) {
+    public init(notification: StoredNotification, created: Bool, recipients: Int) {
         self.notification = notification
         self.created = created
+        self.recipients = recipients
     }
 }
 

@@ -12,6 +12,8 @@ public enum Command: Equatable, Sendable {
     case channels(ChannelsOptions)
     /// Run the APNs emulator.
     case emulator(EmulatorOptions)
+    /// Run the gateway, or manage its API keys.
+    case gateway(GatewayOptions)
     /// Act as a simulated device on the emulator.
     case device(DeviceOptions)
     /// Check a payload and its headers.

@@ -27,6 +27,8 @@ public func runHerald(_ arguments: [String], context: CommandContext = .system) 
         return await ChannelsCommand(options: options, context: context).run()
     case .emulator(let options):
         return await EmulatorCommand(options: options, context: context).run()
+    case .gateway(let options):
+        return await GatewayCommand(options: options, context: context).run()
     case .device(let options):
         return await DeviceCommand(options: options, context: context).run()
     case .lint(let options):

@@ -30,6 +30,7 @@ struct GatewayOpenAPITests {
                 // Served: the path with sample parameters reaches the route, not a 404 for the path.
                 let path = route.pattern.replacingOccurrences(of: "{bundle-id}", with: GatewayAPIFixture.app)
                     .replacingOccurrences(of: "{token}", with: "abcd").replacingOccurrences(of: "{user}", with: "u")
+                    .replacingOccurrences(of: "{id}", with: "no-such-id")
                 let served = try await gateway.request(route.method, path, key: gateway.admin, over: wire)
                 #expect(served.errorCode != "unknown-path" && served.status != 405, "\(route.method) \(path)")
             }

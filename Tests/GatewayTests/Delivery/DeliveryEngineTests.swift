@@ -7,7 +7,7 @@ import Testing
 
 /// The delivery engine against the real emulator on loopback, on both stores: fan-out, retries,
 /// final failures, scheduled sends, leases, cancel.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct DeliveryEngineTests {
     /// The fan-out over h2c on the in-memory store and over TLS on SQLite.
     static let fanOutCases: [(StoreKind, Bool)] = [(.memory, false), (.sqlite, true)]

@@ -98,12 +98,13 @@ final class DeliveryHarness: Sendable {
         let emulator = try await Emulator.start(configuration, tls: serverTLS, loops: loops)
         let endpoint = try APNsEndpoint(url: "\(tls ? "https://localhost" : "http://127.0.0.1"):\(emulator.port)")
         let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
-        let makeClient: @Sendable () throws -> APNsClient = { [caFile] in
+        var transportConfiguration = TransportConfiguration(endpoint: endpoint, caFile: caFile)
+        // One loop thread per client: the delivery suites run beside many others.
+        transportConfiguration.loopCount = 1
+        let makeClient: @Sendable () throws -> APNsClient = { [transportConfiguration] in
             APNsClient(
                 endpoint: endpoint, credentials: .token(try ProviderTokenCache(signer: signer)),
-                transport: try HTTP2Transport(
-                    configuration: TransportConfiguration(endpoint: endpoint, caFile: caFile)),
-                retryPolicy: .none)
+                transport: try HTTP2Transport(configuration: transportConfiguration), retryPolicy: .none)
         }
         let harness = try DeliveryHarness(
             storeFixture: storeFixture, emulator: emulator, loops: loops, makeClient: makeClient, configure: configure)

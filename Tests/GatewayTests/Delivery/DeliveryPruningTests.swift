@@ -5,7 +5,7 @@ import Testing
 
 /// The pruning rule carried out by the engine on the emulator's real answers: 410 with the
 /// emulator's timestamp on either side of registered-at, BadDeviceToken, DeviceTokenNotForTopic.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct DeliveryPruningTests {
     @Test(arguments: StoreKind.allCases)
     func unregisteredAfterTheLastUploadIsPrunedBeforeItIsNot(kind: StoreKind) async throws {

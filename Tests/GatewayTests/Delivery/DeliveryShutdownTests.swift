@@ -7,7 +7,7 @@ import Testing
 /// `DeliveryEngine.shutdown(gracePeriod:)`: graceful (the batch in flight is sent and recorded),
 /// or abandoned past the grace period (nothing recorded, the connections shut down; a restarted
 /// engine sends the rows again with their apns-ids once the lease runs out).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct DeliveryShutdownTests {
     /// Starts sending 20 devices with answers slowed down; returns when sends are in flight.
     func startSlowSend(_ harness: DeliveryHarness) async throws -> (NotificationID, [DeviceToken]) {

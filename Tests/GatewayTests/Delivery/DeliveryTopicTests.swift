@@ -5,7 +5,7 @@ import Testing
 
 /// Each kind of recipient goes out with its topic and push type, and a channel as a broadcast,
 /// each with the apns-id (or apns-request-id) of its delivery row.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(1)))
 struct DeliveryTopicTests {
     static let update = Array(#"{"aps":{"event":"update","timestamp":1767225600,"content-state":{"eta":5}}}"#.utf8)
     static let start = Array(

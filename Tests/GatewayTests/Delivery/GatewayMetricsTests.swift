@@ -4,7 +4,7 @@ import Gateway
 import Testing
 
 /// `GatewayMetrics` and its Prometheus rendering, alone and after the engine sent to the emulator.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct GatewayMetricsTests {
     @Test func theTextFormatParsesAndCarriesEveryCount() throws {
         let metrics = GatewayMetrics()

@@ -7,7 +7,12 @@ extension InMemoryGatewayStore {
         state.withLock { state in
             let key = request.idempotencyKey.map { TokenKey(bundleID: request.bundleID, token: $0) }
             if let key, let existing = state.idempotencyKeys[key], let entry = state.notifications[existing] {
-                return NotificationCreation(notification: entry.notification, created: false)
+                let notification = entry.notification
+                let recipients =
+                    notification.expanded
+                    ? notification.recipients
+                    : state.countRecipients(notification.request.to, bundleID: notification.request.bundleID)
+                return NotificationCreation(notification: notification, created: false, recipients: recipients)
             }
             var request = request
             request.to = request.to.normalized
@@ -17,7 +22,8 @@ extension InMemoryGatewayStore {
             state.notifications[id] = NotificationEntry(notification: notification)
             state.notificationOrder.append(id)
             if let key { state.idempotencyKeys[key] = id }
-            return NotificationCreation(notification: notification, created: true)
+            let recipients = state.countRecipients(request.to, bundleID: request.bundleID)
+            return NotificationCreation(notification: notification, created: true, recipients: recipients)
         }
     }
 
@@ -181,6 +187,39 @@ extension InMemoryGatewayStore.State {
             }
         case .channel:
             return false
+        }
+    }
+
+    /// How many recipients `to` (without repeats) has now, as `SQLiteGatewayStore` counts them.
+    func countRecipients(_ to: NotificationRequest.Recipients, bundleID: String) -> Int {
+        func activeDevices(_ matches: (Device) -> Bool) -> Int {
+            devices.count(where: { device in
+                guard let device, device.bundleID == bundleID, device.status == .active else { return false }
+                return matches(device)
+            })
+        }
+        switch to {
+        case .channel: return 1
+        case .tokens(let tokens):
+            return tokens.count(where: { token in
+                let key = InMemoryGatewayStore.TokenKey(bundleID: bundleID, token: token.hex)
+                return deviceSeqs[key].flatMap { devices[$0 - 1] }.map { $0.status == .active } ?? true
+            })
+        case .tags(let tags):
+            let wanted = Set(tags)
+            return activeDevices { !wanted.isDisjoint(with: $0.tags) }
+        case .users(let users):
+            let wanted = Set(users)
+            return activeDevices { $0.user.map(wanted.contains) ?? false }
+        case .pushToStart(let users, let type):
+            let wanted = Set(users)
+            return pushToStart.count(where: { token in
+                guard let token, token.bundleID == bundleID, token.status == .active else { return false }
+                return token.attributesType == type && (token.user.map(wanted.contains) ?? false)
+            })
+        case .activity(let activityID):
+            let token = activities[InMemoryGatewayStore.TokenKey(bundleID: bundleID, token: activityID)]
+            return token?.status == .active ? 1 : 0
         }
     }
 

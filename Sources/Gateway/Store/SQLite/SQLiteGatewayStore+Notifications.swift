@@ -16,7 +16,11 @@ extension SQLiteGatewayStore {
                     where: "bundle_id = ? AND idempotency_key = ?", [.text(request.bundleID), .text(key)], in: database
                 ).first
             {
-                return NotificationCreation(notification: existing, created: false)
+                let recipients =
+                    existing.expanded
+                    ? existing.recipients
+                    : try Self.countRecipients(existing.request.to, bundleID: existing.request.bundleID, in: database)
+                return NotificationCreation(notification: existing, created: false, recipients: recipients)
             }
             var request = request
             request.to = request.to.normalized
@@ -38,7 +42,61 @@ extension SQLiteGatewayStore {
                 ])
             let notification = StoredNotification(
                 id: id, request: request, state: state, createdAt: now, recipients: 0, expanded: false)
-            return NotificationCreation(notification: notification, created: true)
+            let recipients = try Self.countRecipients(request.to, bundleID: request.bundleID, in: database)
+            return NotificationCreation(notification: notification, created: true, recipients: recipients)
+        }
+    }
+
+    /// How many recipients `to` (without repeats) has now, by the rules expansion follows: active
+    /// devices and tokens only, a device with two of the tags once, a given token unless the app
+    /// knows it as not active.
+    static func countRecipients(_ to: NotificationRequest.Recipients, bundleID: String, in database: SQLiteDatabase)
+        throws -> Int
+    {
+        let columns = to.columns
+        guard columns.kind != "channel" else { return 1 }
+        var parameters: [SQLiteValue] = [
+            .text(bundleID), .text(NotificationRequest.Recipients.encodeList(columns.values)),
+        ]
+        if let detail = columns.detail { parameters.append(.text(detail)) }
+        let count = try database.query(recipientCountSQL(columns.kind), parameters) { $0.int(0) ?? 0 }.first ?? 0
+        return columns.kind == "tokens" ? columns.values.count - count : count
+    }
+
+    /// The query that counts the recipients of `kind` at creation: parameters ?1 bundle id, ?2 the
+    /// JSON list, ?3 the attributes type (push-to-start). For tokens it counts the listed tokens the
+    /// app knows as not active (the others are all recipients). Lists are looked up by index, one
+    /// entry at a time; tags read the app's devices (a tag may cover them all). A test checks the plans.
+    static func recipientCountSQL(_ kind: String) -> String {
+        switch kind {
+        case "tokens":
+            """
+            SELECT count(*) FROM json_each(?2) v
+                CROSS JOIN devices d ON d.bundle_id = ?1 AND d.token = v.value WHERE d.status != 'active'
+            """
+        case "tags":
+            """
+            SELECT count(*) FROM devices d WHERE d.bundle_id = ?1 AND d.status = 'active'
+                AND EXISTS (SELECT 1 FROM device_tags t WHERE t.device_seq = d.seq
+                            AND t.tag IN (SELECT value FROM json_each(?2)))
+            """
+        case "users":
+            """
+            SELECT count(*) FROM json_each(?2) u
+                CROSS JOIN devices d ON d.bundle_id = ?1 AND d.user_id = u.value WHERE d.status = 'active'
+            """
+        case "push-to-start":
+            """
+            SELECT count(*) FROM json_each(?2) u
+                CROSS JOIN push_to_start_tokens d ON d.bundle_id = ?1 AND d.user_id = u.value
+                    AND d.attributes_type = ?3
+                WHERE d.status = 'active'
+            """
+        default:
+            """
+            SELECT count(*) FROM activity_tokens
+                WHERE bundle_id = ?1 AND activity_id = (SELECT value FROM json_each(?2)) AND status = 'active'
+            """
         }
     }
 

@@ -1,6 +1,5 @@
 import APNs
 import APNsClient
-import Keys
 
 /// Builds the client `herald send` uses and sends notifications with bounded concurrency,
 /// printing each result as it comes and a summary at the end.
@@ -29,37 +28,12 @@ struct Sender {
     }
 
     /// A client with these credentials over a transport to `endpoint` (shared by `herald send`,
-    /// its `--channel` broadcasts and `herald channels`).
+    /// its `--channel` broadcasts and `herald channels`; built by the library's `APNsClientSettings`,
+    /// as `herald gateway`'s clients are).
     static func makeClient(
         credentials choice: SendOptions.Credentials, endpoint: APNsEndpoint, caFile: String?, proxy: String?,
         connections: Int, retries: Int, timeoutSeconds: Double?, loopCount: Int? = nil, context: CommandContext
     ) throws(APNsClientError) -> APNsClient {
-        let credentials: APNsClient.Credentials
-        var identity: TransportConfiguration.ClientIdentity?
-        switch choice {
-        case .token(let path, let keyID, let teamID):
-            let key: P256PrivateKey
-            do {
-                key = try P256PrivateKey(pem: String(decoding: try context.read(path), as: UTF8.self))
-            } catch let error as KeysError {
-                throw .invalidConfiguration("--auth-key '\(path)': \(error)")
-            } catch {
-                throw .invalidConfiguration("--auth-key: \(error)")
-            }
-            do {
-                let signer = try ProviderTokenSigner(key: key, keyID: keyID, teamID: teamID)
-                credentials = .token(try ProviderTokenCache(signer: signer, clock: context.now))
-            } catch {
-                throw .providerToken(error)
-            }
-        case .certificate(let path, let keyPath, let password):
-            credentials = .certificate
-            identity = keyPath.map { .pem(certificatePath: path, keyPath: $0, password: password) }
-                ?? .pkcs12(path: path, password: password)
-        case .none:
-            // Only a dry run parses without credentials, and a dry run sends nothing.
-            credentials = .certificate
-        }
         let trusted: String?
         do {
             trusted = try TrustedCA.path(
@@ -67,15 +41,13 @@ struct Sender {
         } catch {
             throw .invalidConfiguration(error.message)
         }
-        let proxy = proxy ?? context.environment["HTTPS_PROXY"] ?? context.environment["https_proxy"]
-        var configuration = TransportConfiguration(
-            endpoint: endpoint, caFile: trusted, clientIdentity: identity, proxy: proxy, maximumConnections: connections)
-        configuration.loopCount = loopCount
-        let transport = try context.makeTransport(configuration)
-        return APNsClient(
-            endpoint: endpoint, credentials: credentials, transport: transport,
-            retryPolicy: RetryPolicy(maximumAttempts: retries + 1),
-            requestTimeout: .milliseconds(Int64((timeoutSeconds ?? 30) * 1000)))
+        let settings = APNsClientSettings(
+            credentials: choice.settings, endpoint: endpoint, caFile: trusted,
+            proxy: proxy ?? context.environment["HTTPS_PROXY"] ?? context.environment["https_proxy"],
+            connections: connections, retries: retries,
+            requestTimeout: .milliseconds(Int64((timeoutSeconds ?? 30) * 1000)), loopCount: loopCount)
+        return try settings.makeClient(
+            readFile: { path in try context.read(path) }, clock: context.now, makeTransport: context.makeTransport)
     }
 
     /// Where broadcasts (`management` false) or channel management go for `destination`: Apple's
@@ -108,5 +80,17 @@ struct Sender {
         await client.shutdown()
         printer.summary(metrics, elapsedSeconds: nil)
         return metrics.failed == 0 ? ExitStatus.success : ExitStatus.failure
+    }
+}
+
+extension SendOptions.Credentials {
+    /// The library's spelling; nil for none (a dry run sends nothing).
+    var settings: APNsClientSettings.Credentials? {
+        switch self {
+        case .token(let path, let keyID, let teamID): .token(authKeyPath: path, keyID: keyID, teamID: teamID)
+        case .certificate(let path, let keyPath, let password):
+            .certificate(path: path, keyPath: keyPath, password: password)
+        case .none: nil
+        }
     }
 }

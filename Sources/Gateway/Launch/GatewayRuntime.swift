@@ -1,0 +1,171 @@
+// One running gateway, what `herald gateway` starts and stops: the data directory's store, the APNs
+// clients of every configured app and environment, the HTTP API. The delivery engine joins here:
+// it starts in `start` once the clients and the store are up, and stops in `shutdown` after the
+// server (no new work) and before the clients and the store it uses (see "DELIVERY ENGINE" below).
+import APNs
+import APNsClient
+import HTTP2
+
+/// A started gateway: store, APNs connections and the API server, started and stopped in order.
+///
+/// Lifecycle: ``start(_:)`` opens and binds; ``shutdown()`` stops the server, closes the clients and
+/// the event loops, and releases the store (closing it when the last reference goes).
+/// Thread-safety: immutable; `Sendable`.
+public final class GatewayRuntime: Sendable {
+    /// What to start.
+    public struct Options: Sendable {
+        public var dataDirectory: GatewayDataDirectory
+        public var apps: [GatewayAppSettings]
+        public var host: String
+        /// 0 picks a free port; read it back from ``GatewayRuntime/port``.
+        public var port: UInt16
+        /// The API over TLS (ALPN h2 and http/1.1); nil: h2c and plain HTTP/1.1.
+        public var tls: TLSContext?
+        public var clock: @Sendable () -> Int
+
+        public init(
+            dataDirectory: GatewayDataDirectory, apps: [GatewayAppSettings], host: String = "127.0.0.1",
+            port: UInt16 = 0, tls: TLSContext? = nil,
+            clock: @escaping @Sendable () -> Int = GatewayConfiguration.systemMillisecondClock
+        ) {
+            self.dataDirectory = dataDirectory
+            self.apps = apps
+            self.host = host
+            self.port = port
+            self.tls = tls
+            self.clock = clock
+        }
+    }
+
+    public let store: SQLiteGatewayStore
+    public let connections: APNsConnections
+    public let server: GatewayServer
+    /// The admin key made on this start (a first start with an empty store), its secret in
+    /// ``GatewayDataDirectory/adminKeyPath``; nil when the store had keys.
+    public let firstAdminKey: APIKey?
+    private let loops: EventLoopGroup
+
+    /// The port the API listens on.
+    public var port: UInt16 { server.port }
+
+    private init(
+        store: SQLiteGatewayStore, connections: APNsConnections, server: GatewayServer, firstAdminKey: APIKey?,
+        loops: EventLoopGroup
+    ) {
+        self.store = store
+        self.connections = connections
+        self.server = server
+        self.firstAdminKey = firstAdminKey
+        self.loops = loops
+    }
+
+    /// Builds the clients (reading every key file, so a bad one stops the start before anything is
+    /// written), opens the store, makes the first admin key when there is none, and binds.
+    /// `makeClient`: tests pass one over a fake transport; by default the clients share the
+    /// gateway's event loops.
+    public static func start(
+        _ options: Options,
+        makeClient: (@Sendable (APNsClientSettings, EventLoopGroup) throws(APNsClientError) -> APNsClient)? = nil
+    ) async throws(GatewayStartError) -> GatewayRuntime {
+        var apps: [App] = []
+        for settings in options.apps {
+            do {
+                apps.append(try settings.app())
+            } catch {
+                throw .configuration(error)
+            }
+        }
+        let loops: EventLoopGroup
+        do {
+            loops = try EventLoopGroup(loopCount: EventLoopGroup.defaultLoopCount, name: "herald-gateway")
+        } catch {
+            throw .setup(GatewaySetupError("cannot start event loops: \(error)"))
+        }
+        var clients: [APNsConnections.Key: APNsClient] = [:]
+        let connections: APNsConnections
+        let store: SQLiteGatewayStore
+        let firstAdminKey: APIKey?
+        do throws(GatewayStartError) {
+            for app in options.apps {
+                for (environment, settings) in app.environments.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                    let key = APNsConnections.Key(bundleID: app.bundleID, environment: environment)
+                    do {
+                        if let makeClient {
+                            clients[key] = try makeClient(settings, loops)
+                        } else {
+                            clients[key] = try defaultClient(settings, loops)
+                        }
+                    } catch {
+                        throw .client(key, error)
+                    }
+                }
+            }
+            connections = APNsConnections(clients)
+            do throws(GatewaySetupError) {
+                store = try options.dataDirectory.openStore()
+                firstAdminKey = try await options.dataDirectory.createFirstAdminKey(in: store, now: options.clock())
+            } catch {
+                throw .setup(error)
+            }
+        } catch {
+            await APNsConnections(clients).shutdown()
+            await loops.shutdown()
+            throw error
+        }
+        let configuration = GatewayConfiguration(
+            apps: apps, host: options.host, port: options.port, tls: options.tls, clock: options.clock)
+        let server: GatewayServer
+        do {
+            server = try await GatewayServer.start(
+                configuration: configuration, store: store, loops: loops, apns: connections)
+        } catch {
+            await connections.shutdown()
+            await loops.shutdown()
+            throw .listen(host: options.host, port: options.port, reason: "\(error)")
+        }
+        // DELIVERY ENGINE: start it here, over `store` and `connections`, and keep it in a property
+        // that `shutdown()` stops.
+        return GatewayRuntime(
+            store: store, connections: connections, server: server, firstAdminKey: firstAdminKey, loops: loops)
+    }
+
+    /// A client over HTTP/2 on the gateway's own event loops.
+    private static func defaultClient(
+        _ settings: APNsClientSettings, _ loops: EventLoopGroup
+    ) throws(APNsClientError) -> APNsClient {
+        try settings.makeClient(makeTransport: { (configuration) throws(APNsClientError) in
+            try HTTP2Transport(configuration: configuration, loops: loops)
+        })
+    }
+
+    /// Stops serving (connections closed), then the APNs clients, then the event loops. The store
+    /// closes when the last reference to it goes (this runtime's included).
+    public func shutdown() async {
+        await server.shutdown()
+        // DELIVERY ENGINE: stop it here, after the server (no new notifications) and before the
+        // clients it sends through.
+        await connections.shutdown()
+        await loops.shutdown()
+    }
+}
+
+/// Why a gateway did not start.
+public enum GatewayStartError: Error, Sendable, CustomStringConvertible {
+    /// An app's settings are not valid (a bundle id, no environment).
+    case configuration(FieldError)
+    /// The APNs client of this app and environment could not be built (a key file, a certificate).
+    case client(APNsConnections.Key, APNsClientError)
+    /// The data directory or the store.
+    case setup(GatewaySetupError)
+    /// The API could not bind (an address in use, a host that does not resolve).
+    case listen(host: String, port: UInt16, reason: String)
+
+    public var description: String {
+        switch self {
+        case .configuration(let error): "\(error)"
+        case .client(let key, let error): "\(key): \(error)"
+        case .setup(let error): error.message
+        case .listen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,53 @@
+extension CommandSpec {
+    /// `herald gateway`: the provider backend (docs/GATEWAY.md), and `herald gateway key ...`.
+    public static let gateway = CommandSpec(
+        name: "gateway",
+        summary: "Run the push gateway (device tokens, sends, pruning), or manage its API keys.",
+        options: [
+            OptionSpec("listen", valueName: "HOST:PORT", help: "Where the API listens (default 127.0.0.1:8080)."),
+            OptionSpec(
+                "data-dir", valueName: "DIR",
+                help: "The gateway's state: DIR/gateway.sqlite and, on first start, DIR/admin-api-key (required)."),
+            OptionSpec("topic", valueName: "BUNDLE_ID", help: "The app to serve, with the credentials below."),
+        ] + OptionSpec.credentialOptions + OptionSpec.destinationOptions + [
+            OptionSpec(
+                "config", valueName: "FILE", help: "A JSON file of apps, each with credentials and environments."),
+            OptionSpec("tls-cert", valueName: "FILE", help: "Serve the API over TLS: the PEM certificate chain."),
+            OptionSpec("tls-key", valueName: "FILE", help: "The PEM private key of --tls-cert.", isSecret: true),
+            OptionSpec("scope", valueName: "SCOPE", help: "key create: admin, send or register (default send)."),
+            OptionSpec("name", valueName: "NAME", help: "key create: a name to recognise the key by."),
+            OptionSpec("json", help: "key list: one JSON object per key."),
+        ],
+        positionals: [
+            PositionalSpec(
+                "key", help: "Manage API keys instead of serving: key create|list|revoke.", isOptional: true),
+            PositionalSpec("ACTION", help: "create, list or revoke.", isOptional: true),
+            PositionalSpec("ID", help: "revoke: the key's id (from key list).", isOptional: true),
+        ],
+        discussion: """
+            Serving: the API (docs/GATEWAY.md) on one port, HTTP/1.1 and HTTP/2 (h2c with prior knowledge, \
+            or TLS with ALPN h2 and http/1.1 given --tls-cert and --tls-key). The apps come from --topic \
+            with --auth-key/--key-id/--team-id or --cert (one environment: --sandbox, the default, \
+            --production, or --endpoint, which serves the sandbox environment), and from --config (any \
+            number of apps, each with sandbox, production or both). Both may be given; an app in both is an \
+            error. The credential and destination flags apply to --topic only. On first start with an empty \
+            store an admin key is written to DIR/admin-api-key (mode 0600). Ctrl-C or SIGTERM stops it \
+            (exit 0).
+
+            Keys: 'key create' prints a new key's secret once (the store keeps only its digest); --topic \
+            limits it to one app. 'key list' shows id, name, scope, app, created and revoked, never secrets. \
+            'key revoke ID': the key verifies no more (401). They work while the gateway runs.
+
+            Exit status: 0 stopped cleanly or the key command done, 1 a start or store failure, 2 usage error.
+            """,
+        examples: [
+            "herald gateway --data-dir gateway-data --topic com.example.app \\\n"
+                + "    --auth-key AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --team-id DEF123GHIJ --production",
+            "herald gateway --data-dir gateway-data --config gateway.json --listen 0.0.0.0:8443 \\\n"
+                + "    --tls-cert server.pem --tls-key server-key.pem",
+            "herald gateway key create --data-dir gateway-data --scope register --topic com.example.app",
+            "herald gateway key list --data-dir gateway-data",
+            "herald gateway key revoke --data-dir gateway-data key_1a2b3c4d5e6f7a8b",
+        ]
+    )
+}
