@@ -18,6 +18,8 @@ public struct GatewayConfiguration: Sendable {
     public var tls: TLSContext?
     /// Milliseconds since 1970: `registered-at` and every other time the gateway records.
     public var clock: @Sendable () -> Int
+    /// What `GET /metrics` serves: give the same object to the `DeliveryEngine`.
+    public var metrics = GatewayMetrics()
     /// Called with the id of each notification `POST /notifications` creates (not for a repeated
     /// idempotency key), after it is committed and before the 202 is sent: the delivery engine's cue
     /// to expand and send it now. A scheduled one is announced too; its expansion waits for send-at.

@@ -69,6 +69,7 @@ final class GatewayHandler: HTTP2RequestHandler {
     {
         do throws(GatewayAPIError) {
             let key = try await authenticate(request)
+            if route.operation == .metrics { return .success(try metricsAnswer(key, route)) }
             let bundleID = parameters["bundle-id"]
             try authorize(key, route, bundleID: bundleID)
             let app = try bundleID.map { bundleID throws(GatewayAPIError) in
@@ -124,6 +125,9 @@ final class GatewayHandler: HTTP2RequestHandler {
     ) {
         switch result {
         case .success(let answer):
+            if let text = answer.text {
+                return respond(answer.status, [HTTP2Header("content-type", text.type)], text.bytes)
+            }
             guard let body = answer.body else { return respond(answer.status, [], []) }
             respond(answer.status, jsonHeaders, body.encoded())
         case .failure(let error):
@@ -136,6 +140,8 @@ final class GatewayHandler: HTTP2RequestHandler {
 struct GatewayAnswer: Sendable {
     var status: Int
     var body: JSONValue?
+    /// A body that is not JSON, with its content type (`/metrics`).
+    var text: (type: String, bytes: [UInt8])? = nil
 }
 
 extension Substring {

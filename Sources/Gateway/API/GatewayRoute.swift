@@ -13,6 +13,7 @@
 //   DELETE /v1/notifications/{id}                        send
 //   GET    /v1/notifications/{id}/deliveries             send
 //   POST   /v1/lint                                      send
+//   GET    /metrics                                      admin (a key for every app)
 import APNs
 import HTTP2
 
@@ -24,6 +25,7 @@ public struct GatewayRoute: Sendable {
         case putPushToStart, deletePushToStart, userPushToStart, putActivity, getActivity, deleteActivity
         case createChannel, listChannels, readChannel, deleteChannel
         case createNotification, getNotification, notificationDeliveries, cancelNotification, lint
+        case metrics
     }
 
     public let method: String
@@ -64,6 +66,11 @@ public struct GatewayRoute: Sendable {
         GatewayRoute(
             method: "GET", pattern: "/v1/apps/{bundle-id}/users/{user}/devices", operation: .userDevices, scope: .send,
             summary: "A user's devices, whatever their status", responses: [200: "`{\"devices\":[...]}`"],
+            requestSchema: nil),
+        GatewayRoute(
+            method: "GET", pattern: "/metrics", operation: .metrics, scope: .admin,
+            summary: "Delivery metrics in Prometheus's text format (an admin key for every app)",
+            responses: [200: "`text/plain; version=0.0.4`: sends, latency, queue depth, pruned tokens, connections"],
             requestSchema: nil),
     ]
 

@@ -39,3 +39,10 @@ public struct APNsConnections: Sendable {
         for client in clients.values { await client.shutdown() }
     }
 }
+
+extension APNsConnections {
+    /// Open HTTP/2 connections over every client (read from each client's metrics).
+    public var openConnections: Int {
+        keys.reduce(0) { $0 + (client(bundleID: $1.bundleID, environment: $1.environment)?.metrics.connections ?? 0) }
+    }
+}

@@ -130,9 +130,19 @@ public protocol DeliveryStore: Sendable {
     /// Records outcomes in one transaction: success and final failure end a delivery (a failure
     /// applies the pruning rule to its token), a retryable one schedules the next attempt by
     /// `backoff` or, past its cap, fails. Outcomes for deliveries no longer pending are ignored.
-    /// A notification whose deliveries are all done becomes `done`.
+    /// A notification whose deliveries are all done becomes `done`. Returns how many tokens the
+    /// pruning rule changed.
+    @discardableResult
     func recordOutcomes(_ outcomes: [DeliveryOutcome], backoff: DeliveryBackoff, now: Int)
-        async throws(GatewayStoreError)
+        async throws(GatewayStoreError) -> Int
+    /// Deliveries still pending, due or not, claimed or not: the queue's depth. Costs a count over
+    /// the pending rows; call it now and then, not per send.
+    func pendingDeliveryCount() async throws(GatewayStoreError) -> Int
+    /// Which of `tokens` (hex) of `kind` the app stores with a status other than active: tokens
+    /// pruned since their deliveries were made, which are not sent to. Tokens the store does not
+    /// know are not in the answer (they are sent, as expansion sends unknown listed tokens).
+    func inactiveTokens(bundleID: String, kind: Delivery.Kind, tokens: [String]) async throws(GatewayStoreError)
+        -> Set<String>
     /// The notification's deliveries after `cursor` (nil: from the first), `limit` at most.
     func deliveries(notificationID: NotificationID, after cursor: Int?, limit: Int) async throws(GatewayStoreError)
         -> DeliveryPage

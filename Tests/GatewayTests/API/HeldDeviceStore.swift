@@ -123,9 +123,17 @@ final class HeldDeviceStore: GatewayStore {
         try await base.claimDeliveries(limit: limit, claimer: claimer, leaseMilliseconds: leaseMilliseconds, now: now)
     }
     func recordOutcomes(_ outcomes: [DeliveryOutcome], backoff: DeliveryBackoff, now: Int)
-        async throws(GatewayStoreError)
+        async throws(GatewayStoreError) -> Int
     {
         try await base.recordOutcomes(outcomes, backoff: backoff, now: now)
+    }
+    func pendingDeliveryCount() async throws(GatewayStoreError) -> Int {
+        try await base.pendingDeliveryCount()
+    }
+    func inactiveTokens(bundleID: String, kind: Delivery.Kind, tokens: [String]) async throws(GatewayStoreError)
+        -> Set<String>
+    {
+        try await base.inactiveTokens(bundleID: bundleID, kind: kind, tokens: tokens)
     }
     func deliveries(notificationID: NotificationID, after cursor: Int?, limit: Int) async throws(GatewayStoreError)
         -> DeliveryPage

@@ -117,11 +117,13 @@ extension InMemoryGatewayStore {
         }
     }
 
+    @discardableResult
     public func recordOutcomes(_ outcomes: [DeliveryOutcome], backoff: DeliveryBackoff, now: Int)
-        async throws(GatewayStoreError)
+        async throws(GatewayStoreError) -> Int
     {
         state.withLock { state in
             var touched = Set<NotificationID>()
+            var pruned = 0
             for outcome in outcomes {
                 guard outcome.deliveryID >= 1, outcome.deliveryID <= state.deliveries.count else { continue }
                 let delivery = state.deliveries[outcome.deliveryID - 1]
@@ -136,11 +138,24 @@ extension InMemoryGatewayStore {
                     state.notifications[next.notificationID]?.counts.count(next.status)
                 }
                 touched.insert(next.notificationID)
-                if let prune {
-                    _ = state.prune(prune, bundleID: request.bundleID, kind: next.kind, token: next.recipient)
+                if let prune, state.prune(prune, bundleID: request.bundleID, kind: next.kind, token: next.recipient) {
+                    pruned += 1
                 }
             }
             for id in touched { state.finishIfDone(id) }
+            return pruned
+        }
+    }
+
+    public func pendingDeliveryCount() async throws(GatewayStoreError) -> Int {
+        state.withLock { state in state.deliveries.reduce(0) { $0 + ($1.status == .pending ? 1 : 0) } }
+    }
+
+    public func inactiveTokens(bundleID: String, kind: Delivery.Kind, tokens: [String]) async throws(GatewayStoreError)
+        -> Set<String>
+    {
+        state.withLock { state in
+            Set(tokens.filter { state.isInactive(bundleID: bundleID, kind: kind, token: $0) })
         }
     }
 
@@ -158,6 +173,23 @@ extension InMemoryGatewayStore {
 }
 
 extension InMemoryGatewayStore.State {
+    /// Whether the token of `kind` is stored with a status other than active.
+    func isInactive(bundleID: String, kind: Delivery.Kind, token: String) -> Bool {
+        let key = InMemoryGatewayStore.TokenKey(bundleID: bundleID, token: token)
+        switch kind {
+        case .device:
+            return deviceSeqs[key].flatMap { devices[$0 - 1] }.map { $0.status != .active } ?? false
+        case .pushToStart:
+            return pushToStartSeqs[key].flatMap { pushToStart[$0 - 1] }.map { $0.status != .active } ?? false
+        case .activity:
+            return activities.values.contains {
+                $0.bundleID == bundleID && $0.token.hex == token && $0.status != .active
+            }
+        case .channel:
+            return false
+        }
+    }
+
     /// How many recipients `to` (without repeats) has now, as `SQLiteGatewayStore` counts them.
     func countRecipients(_ to: NotificationRequest.Recipients, bundleID: String) -> Int {
         func activeDevices(_ matches: (Device) -> Bool) -> Int {

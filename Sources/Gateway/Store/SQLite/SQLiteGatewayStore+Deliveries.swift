@@ -37,10 +37,12 @@ extension SQLiteGatewayStore {
         }
     }
 
+    @discardableResult
     public func recordOutcomes(_ outcomes: [DeliveryOutcome], backoff: DeliveryBackoff, now: Int)
-        async throws(GatewayStoreError)
+        async throws(GatewayStoreError) -> Int
     {
         try await inTransaction { database in
+            var pruned = 0
             var notifications: [NotificationID: StoredNotification] = [:]
             var changes: [NotificationID: NotificationCounts] = [:]
             for outcome in outcomes {
@@ -70,10 +72,12 @@ extension SQLiteGatewayStore {
                         .integer(next.id),
                     ])
                 changes[next.notificationID, default: NotificationCounts()].count(next.status)
-                if let prune {
-                    _ = try Self.prune(
+                if let prune,
+                    try Self.prune(
                         prune, bundleID: notification.request.bundleID, kind: next.kind, token: next.recipient,
                         in: database)
+                {
+                    pruned += 1
                 }
             }
             for (id, change) in changes {
@@ -90,6 +94,31 @@ extension SQLiteGatewayStore {
                     "UPDATE notifications SET state = 'done' WHERE id = ? AND state = 'sending' AND expanded = 1 AND pending = 0",
                     [.text(id)])
             }
+            return pruned
+        }
+    }
+
+    public func pendingDeliveryCount() async throws(GatewayStoreError) -> Int {
+        // Served by the partial index deliveries_due (status = 'pending'): it counts the pending rows only.
+        try await withDatabase { database in
+            try database.query("SELECT count(*) FROM deliveries WHERE status = 'pending'") { $0.int(0) ?? 0 }.first ?? 0
+        }
+    }
+
+    public func inactiveTokens(bundleID: String, kind: Delivery.Kind, tokens: [String]) async throws(GatewayStoreError)
+        -> Set<String>
+    {
+        guard let table = Self.tokenTable(kind), !tokens.isEmpty else { return [] }
+        let list = NotificationRequest.Recipients.encodeList(tokens)
+        return try await withDatabase { database in
+            // json_each drives: each listed token is one lookup in the unique (bundle_id, token) index.
+            Set(
+                try database.query(
+                    """
+                    SELECT DISTINCT t.token FROM json_each(?1) u CROSS JOIN \(table) t
+                        ON t.bundle_id = ?2 AND t.token = u.value WHERE t.status != 'active'
+                    """, [.text(list), .text(bundleID)]
+                ) { $0.string(0) ?? "" })
         }
     }
 

@@ -1,0 +1,225 @@
+// The delivery engine: what turns committed notifications into APNs requests.
+//
+//   scheduler (one task)                          workers (max(2, concurrency / batch) tasks)
+//   ---------------------                         ------------------------------------------
+//   startDueNotifications(now)                    claimDeliveries(batch, lease)
+//   notificationsToExpand -> expandNotification      | none due: wait (wake, expansion, idle poll)
+//     (chunks; a restart resumes here)               v
+//   rows made -> ring the workers                 inactiveTokens: pruned since -> not sent
+//   now and then: pendingDeliveryCount (metric)   DeliveryBatchSender: sendEach per client
+//   wait: wake(), more to expand, idle poll       recordOutcomes (one transaction per batch)
+//
+// Threading: the loops are tasks on the cooperative pool; store calls suspend them (the SQLite
+// store works on its own thread); the sends run on the APNs transport's event loops (sendEach), so
+// a batch costs a few hops, not one per notification. Memory is the workers' batches (claim batch
+// size times workers), never a fan-out: expansion makes rows a chunk at a time and the queue is in
+// the store.
+//
+// Crash safety: a row's apns-id is fixed when it is made. A batch whose outcomes are not recorded
+// (a crash, a store failure, a shutdown that abandons sends) stays pending under its lease; when
+// the lease runs out any worker claims it again and sends it with the same apns-id.
+import APNs
+import APNsClient
+import Synchronization
+
+/// What a ``DeliveryEngine`` did, for logs and tests.
+public enum DeliveryEngineEvent: Sendable {
+    /// A scheduling round at `now` (the engine's clock): scheduled notifications started, delivery
+    /// rows made by expansion.
+    case scheduled(now: Int, started: [NotificationID], rowsMade: Int)
+    /// A batch's outcomes were recorded; `pruned` tokens changed status.
+    case recorded([DeliveryOutcome], pruned: Int)
+    /// A store call failed; the engine tries again after its idle poll interval (claimed rows come
+    /// back when their leases run out).
+    case storeFailed(GatewayStoreError)
+}
+
+/// Sends what the store holds: starts scheduled notifications at their time, expands them into
+/// delivery rows, claims batches, sends them through the app's `APNsClient` and records outcomes.
+///
+/// Lifecycle: ``start()`` once; ``wake()`` when a notification is created (so it goes out before
+/// the next idle poll); ``shutdown(gracePeriod:)`` stops claiming and lets the batches in flight
+/// finish and be recorded, for at most the grace period; past it their outcomes are no longer
+/// recorded (shut the ``APNsConnections`` down then, to end the sends): their leases bring them
+/// back, after a restart, with the same apns-ids. The engine does not shut the connections down
+/// (the channel routes share them).
+/// Thread-safety: `Sendable`; call from anywhere.
+public final class DeliveryEngine: Sendable {
+    public let configuration: DeliveryEngineConfiguration
+    public let metrics: GatewayMetrics
+    let store: any GatewayStore
+    let connections: APNsConnections
+    let observer: (@Sendable (DeliveryEngineEvent) -> Void)?
+    /// Rings the workers: rows were made, or the engine is stopping.
+    private let work = Doorbell()
+    /// Rings the scheduler: a notification was created, or the engine is stopping.
+    private let schedule = Doorbell()
+    private let stopping = Atomic<Bool>(false)
+    /// Past the shutdown's grace period: outcomes are no longer recorded.
+    private let abandoning = Atomic<Bool>(false)
+    private let running = Mutex<Task<Void, Never>?>(nil)
+
+    /// An engine over `store`, sending through `connections`. `observer` hears every event (on the
+    /// engine's tasks: keep it short).
+    public init(
+        store: any GatewayStore, connections: APNsConnections,
+        configuration: DeliveryEngineConfiguration = DeliveryEngineConfiguration(),
+        metrics: GatewayMetrics = GatewayMetrics(), observer: (@Sendable (DeliveryEngineEvent) -> Void)? = nil
+    ) {
+        self.store = store
+        self.connections = connections
+        self.configuration = configuration
+        self.metrics = metrics
+        self.observer = observer
+    }
+
+    /// Starts the scheduler and the workers; a second call does nothing.
+    public func start() {
+        running.withLock { task in
+            guard task == nil, !stopping.load(ordering: .acquiring) else { return }
+            let connections = self.connections
+            metrics.countConnections { connections.openConnections }
+            task = Task { await self.run() }
+        }
+    }
+
+    /// Looks for new work now instead of at the next idle poll (a notification was created).
+    public func wake() {
+        schedule.ring()
+        work.ring()
+    }
+
+    /// Stops claiming and starting notifications; returns when the batches in flight have been
+    /// sent and recorded, or when `gracePeriod` (nil: no limit) has passed: from then on the
+    /// engine records no outcome, so the sends still in flight stay claimed and are sent again,
+    /// with the same apns-ids, once their leases run out. Shut the connections down after it
+    /// returns to end those sends.
+    public func shutdown(gracePeriod: Duration? = nil) async {
+        stopping.store(true, ordering: .releasing)
+        schedule.close()
+        work.close()
+        guard let task = running.withLock({ $0 }) else { return }
+        guard let gracePeriod else { return await task.value }
+        let waiter = ShutdownWaiter()
+        await withCheckedContinuation { continuation in
+            waiter.continuation.withLock { $0 = continuation }
+            Task {
+                await task.value
+                waiter.take()?.resume()
+            }
+            Task {
+                try? await Task.sleep(for: gracePeriod)
+                guard let waiting = waiter.take() else { return }
+                self.abandoning.store(true, ordering: .releasing)
+                waiting.resume()
+            }
+        }
+    }
+
+    /// The shutdown's continuation, resumed once: by the end of the work or of the grace period.
+    private final class ShutdownWaiter: Sendable {
+        let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        func take() -> CheckedContinuation<Void, Never>? { continuation.withLock { $0.take() } }
+    }
+
+    private var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    private func run() async {
+        let workers = configuration.workers
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.scheduleLoop() }
+            for _ in 0..<workers.count {
+                group.addTask { await self.workLoop(concurrency: workers.concurrency) }
+            }
+        }
+    }
+
+    // MARK: - Scheduling and expansion
+
+    private func scheduleLoop() async {
+        let clock = ContinuousClock()
+        var depthCountedAt: ContinuousClock.Instant?
+        while !isStopping {
+            var more = false
+            do {
+                let now = configuration.clock()
+                let started = try await store.startDueNotifications(now: now, limit: 1_000)
+                more = started.count == 1_000
+                let expanding = try await store.notificationsToExpand(limit: 100)
+                var made = 0
+                for id in expanding where !isStopping {
+                    let progress = try await store.expandNotification(
+                        id: id, chunkSize: configuration.expansionChunkSize,
+                        maximumChunks: configuration.expansionChunksPerRound, now: configuration.clock())
+                    made += progress.inserted
+                    if progress.inserted > 0 { work.ring() }
+                    if !progress.finished { more = true }
+                }
+                if depthCountedAt.map({ clock.now - $0 >= configuration.queueDepthInterval }) ?? true {
+                    metrics.setQueueDepth(try await store.pendingDeliveryCount())
+                    depthCountedAt = clock.now
+                }
+                observer?(.scheduled(now: now, started: started, rowsMade: made))
+            } catch {
+                observer?(.storeFailed(error))
+                more = false
+            }
+            if more {
+                await Task.yield()
+            } else {
+                await schedule.wait(timeout: configuration.idlePollInterval)
+            }
+        }
+    }
+
+    // MARK: - Claiming, sending, recording
+
+    private func workLoop(concurrency: Int) async {
+        let sender = DeliveryBatchSender(connections: connections, metrics: metrics, concurrency: concurrency)
+        while !isStopping {
+            do {
+                let claim = try await store.claimDeliveries(
+                    limit: configuration.claimBatchSize, claimer: configuration.claimer,
+                    leaseMilliseconds: configuration.leaseMilliseconds, now: configuration.clock())
+                guard !claim.deliveries.isEmpty else {
+                    await work.wait(timeout: configuration.idlePollInterval)
+                    continue
+                }
+                let inactive = try await inactiveDeliveries(claim)
+                let outcomes = await sender.send(claim, inactive: inactive)
+                // Recorded while stopping (these sends happened), unless the grace period is over.
+                guard !abandoning.load(ordering: .acquiring) else { return }
+                let pruned = try await store.recordOutcomes(
+                    outcomes, backoff: configuration.backoff, now: configuration.clock())
+                metrics.recordPruned(pruned)
+                observer?(.recorded(outcomes, pruned: pruned))
+            } catch {
+                observer?(.storeFailed(error))
+                await work.wait(timeout: configuration.idlePollInterval)
+            }
+        }
+    }
+
+    /// The ids of the claim's deliveries whose tokens were pruned after their rows were made
+    /// (expansion takes active tokens only, but a 410 may have come since).
+    private func inactiveDeliveries(_ claim: DeliveryClaim) async throws(GatewayStoreError) -> Set<Int> {
+        var groups: [GroupKey: [Delivery]] = [:]
+        for delivery in claim.deliveries where delivery.kind != .channel {
+            guard let bundleID = claim.notifications[delivery.notificationID]?.request.bundleID else { continue }
+            groups[GroupKey(bundleID: bundleID, kind: delivery.kind), default: []].append(delivery)
+        }
+        var inactive = Set<Int>()
+        for (key, deliveries) in groups {
+            let tokens = try await store.inactiveTokens(
+                bundleID: key.bundleID, kind: key.kind, tokens: deliveries.map(\.recipient))
+            guard !tokens.isEmpty else { continue }
+            for delivery in deliveries where tokens.contains(delivery.recipient) { inactive.insert(delivery.id) }
+        }
+        return inactive
+    }
+
+    private struct GroupKey: Hashable {
+        var bundleID: String
+        var kind: Delivery.Kind
+    }
+}
