@@ -43,6 +43,10 @@ public struct APNsClientSettings: Sendable {
     public var connections: Int
     /// Resends of a retryable failure within one send.
     public var retries: Int
+    /// The whole in-send retry policy, when the caller needs more than `retries` (its delays): the
+    /// gateway keeps in-send waits short and leaves long ones to its durable queue. nil: `retries`
+    /// with the client's default delays.
+    public var retryPolicy: RetryPolicy?
     public var requestTimeout: Duration
     /// Event loops for the transport (nil: its default).
     public var loopCount: Int?
@@ -120,7 +124,7 @@ public struct APNsClientSettings: Sendable {
         }
         return APNsClient(
             endpoint: endpoint, credentials: clientCredentials, transport: try makeTransport(transportConfiguration),
-            retryPolicy: RetryPolicy(maximumAttempts: retries + 1), requestTimeout: requestTimeout)
+            retryPolicy: retryPolicy ?? RetryPolicy(maximumAttempts: retries + 1), requestTimeout: requestTimeout)
     }
 
     /// Keys, certificates and CAs are kilobytes; a larger file is not one.

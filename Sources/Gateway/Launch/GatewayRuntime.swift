@@ -1,7 +1,12 @@
 // One running gateway, what `herald gateway` starts and stops: the data directory's store, the APNs
-// clients of every configured app and environment, the HTTP API. The delivery engine joins here:
-// it starts in `start` once the clients and the store are up, and stops in `shutdown` after the
-// server (no new work) and before the clients and the store it uses (see "DELIVERY ENGINE" below).
+// clients of every configured app and environment, the delivery engine and the HTTP API.
+//
+//   start:    clients -> store (+ first admin key) -> engine -> server
+//   shutdown: server (no new work) -> engine (batches in flight recorded, for a grace period)
+//             -> clients (sends still in flight end; their leases bring them back) -> loops
+//
+// The API's `onNotificationCreated` wakes the engine, so a notification goes out at once instead of
+// at the engine's next idle poll; both share one `GatewayMetrics`, which `GET /metrics` serves.
 import APNs
 import APNsClient
 import HTTP2
@@ -22,11 +27,17 @@ public final class GatewayRuntime: Sendable {
         /// The API over TLS (ALPN h2 and http/1.1); nil: h2c and plain HTTP/1.1.
         public var tls: TLSContext?
         public var clock: @Sendable () -> Int
+        /// How the delivery engine claims, sends and retries (its clock is replaced by `clock`).
+        public var delivery: DeliveryEngineConfiguration
+        /// How long `shutdown()` lets batches in flight finish before abandoning them to their leases.
+        public var shutdownGracePeriod: Duration
 
         public init(
             dataDirectory: GatewayDataDirectory, apps: [GatewayAppSettings], host: String = "127.0.0.1",
             port: UInt16 = 0, tls: TLSContext? = nil,
-            clock: @escaping @Sendable () -> Int = GatewayConfiguration.systemMillisecondClock
+            clock: @escaping @Sendable () -> Int = GatewayConfiguration.systemMillisecondClock,
+            delivery: DeliveryEngineConfiguration = DeliveryEngineConfiguration(),
+            shutdownGracePeriod: Duration = .seconds(10)
         ) {
             self.dataDirectory = dataDirectory
             self.apps = apps
@@ -34,29 +45,35 @@ public final class GatewayRuntime: Sendable {
             self.port = port
             self.tls = tls
             self.clock = clock
+            self.delivery = delivery
+            self.shutdownGracePeriod = shutdownGracePeriod
         }
     }
 
     public let store: SQLiteGatewayStore
     public let connections: APNsConnections
     public let server: GatewayServer
+    public let engine: DeliveryEngine
     /// The admin key made on this start (a first start with an empty store), its secret in
     /// ``GatewayDataDirectory/adminKeyPath``; nil when the store had keys.
     public let firstAdminKey: APIKey?
     private let loops: EventLoopGroup
+    private let shutdownGracePeriod: Duration
 
     /// The port the API listens on.
     public var port: UInt16 { server.port }
 
     private init(
-        store: SQLiteGatewayStore, connections: APNsConnections, server: GatewayServer, firstAdminKey: APIKey?,
-        loops: EventLoopGroup
+        store: SQLiteGatewayStore, connections: APNsConnections, server: GatewayServer, engine: DeliveryEngine,
+        firstAdminKey: APIKey?, loops: EventLoopGroup, shutdownGracePeriod: Duration
     ) {
         self.store = store
         self.connections = connections
         self.server = server
+        self.engine = engine
         self.firstAdminKey = firstAdminKey
         self.loops = loops
+        self.shutdownGracePeriod = shutdownGracePeriod
     }
 
     /// Builds the clients (reading every key file, so a bad one stops the start before anything is
@@ -112,38 +129,49 @@ public final class GatewayRuntime: Sendable {
             await loops.shutdown()
             throw error
         }
-        let configuration = GatewayConfiguration(
+        var delivery = options.delivery
+        delivery.clock = options.clock
+        let engine = DeliveryEngine(store: store, connections: connections, configuration: delivery)
+        var configuration = GatewayConfiguration(
             apps: apps, host: options.host, port: options.port, tls: options.tls, clock: options.clock)
+        configuration.metrics = engine.metrics
+        configuration.onNotificationCreated = { _ in engine.wake() }
+        // Started before the server so a restart resumes the work left in the store at once.
+        engine.start()
         let server: GatewayServer
         do {
             server = try await GatewayServer.start(
                 configuration: configuration, store: store, loops: loops, apns: connections)
         } catch {
+            await engine.shutdown(gracePeriod: options.shutdownGracePeriod)
             await connections.shutdown()
             await loops.shutdown()
             throw .listen(host: options.host, port: options.port, reason: "\(error)")
         }
-        // DELIVERY ENGINE: start it here, over `store` and `connections`, and keep it in a property
-        // that `shutdown()` stops.
         return GatewayRuntime(
-            store: store, connections: connections, server: server, firstAdminKey: firstAdminKey, loops: loops)
+            store: store, connections: connections, server: server, engine: engine, firstAdminKey: firstAdminKey,
+            loops: loops, shutdownGracePeriod: options.shutdownGracePeriod)
     }
 
-    /// A client over HTTP/2 on the gateway's own event loops.
+    /// A client over HTTP/2 on the gateway's own event loops, with the engine's short in-send
+    /// retries (long waits are the durable queue's backoff).
     private static func defaultClient(
         _ settings: APNsClientSettings, _ loops: EventLoopGroup
     ) throws(APNsClientError) -> APNsClient {
-        try settings.makeClient(makeTransport: { (configuration) throws(APNsClientError) in
+        var settings = settings
+        settings.retryPolicy = settings.retryPolicy ?? DeliveryEngineConfiguration.clientRetryPolicy
+        return try settings.makeClient(makeTransport: { (configuration) throws(APNsClientError) in
             try HTTP2Transport(configuration: configuration, loops: loops)
         })
     }
 
-    /// Stops serving (connections closed), then the APNs clients, then the event loops. The store
-    /// closes when the last reference to it goes (this runtime's included).
+    /// Stops serving (connections closed), then the delivery engine (batches in flight are recorded
+    /// within the grace period; later ones come back after their leases with the same apns-ids), then
+    /// the APNs clients, then the event loops. The store closes when the last reference to it goes
+    /// (this runtime's included).
     public func shutdown() async {
         await server.shutdown()
-        // DELIVERY ENGINE: stop it here, after the server (no new notifications) and before the
-        // clients it sends through.
+        await engine.shutdown(gracePeriod: shutdownGracePeriod)
         await connections.shutdown()
         await loops.shutdown()
     }
