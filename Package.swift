@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "Storage", targets: ["Storage"]),
         // The provider gateway: its model, store and HTTP API so far (its workers and command come next).
         .library(name: "Gateway", targets: ["Gateway"]),
+        // What an iPhone does with a notification (authorization, delivery, presentation), on an injected clock.
+        .library(name: "DeviceModel", targets: ["DeviceModel"]),
     ],
     targets: [
         // System library: OpenSSL 3 from Debian's libssl-dev.
@@ -45,6 +47,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // System library: libpq (PostgreSQL's client) from Debian's libpq-dev.
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // System library: http-parser 2.9 from Debian's libhttp-parser-dev (no pkg-config file).
         .systemLibrary(
             name: "CHTTPParser",
@@ -56,6 +60,8 @@ let package = Package(
         .target(name: "APNs", dependencies: ["Keys"]),
         // Storage: a small, safe SQLite wrapper (connections, statements, transactions, migrations).
         .target(name: "Storage", dependencies: ["CSQLite"]),
+        // PostgreSQL: a safe libpq wrapper (connections, prepared statements, transactions), async on its own thread.
+        .target(name: "Postgres", dependencies: ["CPostgres", "HTTP2"]),
         // The transport: event loops, TCP, TLS, HTTP/2 sessions (client and server), HTTP/1.1 (server).
         .target(name: "HTTP2", dependencies: ["COpenSSL", "CNghttp2", "CHTTPParser", "Keys"]),
         // The provider side: APNs requests and responses, retries, metrics, the connection pool.
@@ -63,7 +69,9 @@ let package = Package(
         // The APNs emulator: APNs's answers over the HTTP/2 server side, a delivery log.
         .target(name: "Emulator", dependencies: ["APNs", "HTTP2", "Keys", "Storage"]),
         // The gateway: the provider backend's model and store (devices, notifications, the delivery queue).
-        .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "HTTP2", "Keys", "Storage"]),
+        .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "HTTP2", "Keys", "Postgres", "Storage"]),
+        // The device model: the device's notification rules as pure state machines (docs/DEVICE.md). No I/O.
+        .target(name: "DeviceModel", dependencies: ["APNs"]),
         // The command line: argument parsing (a pure function) and the commands.
         .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Emulator", "Gateway", "HTTP2", "Keys"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
@@ -75,11 +83,12 @@ let package = Package(
             name: "emulator-bench", dependencies: ["Emulator", "APNs", "HTTP2", "Keys"], path: "Benchmarks/emulator-bench"),
         // `herald send` for callgrind (see Benchmarks/bulk-bench/main.swift, scripts/callgrind-bulk).
         .executableTarget(name: "bulk-bench", dependencies: ["HeraldCLI"], path: "Benchmarks/bulk-bench"),
-        // Helpers shared by test targets (reference servers on loopback, child processes).
-        .target(name: "HeraldTestSupport", dependencies: ["HTTP2"], path: "Tests/HeraldTestSupport"),
+        // Helpers shared by test targets (reference servers on loopback, child processes, a throwaway PostgreSQL).
+        .target(name: "HeraldTestSupport", dependencies: ["HTTP2", "Postgres"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "KeysTests", dependencies: ["Keys"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "Keys"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "HeraldTestSupport"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "APNs", "Keys", "HeraldTestSupport"]),
         .testTarget(
             name: "APNsClientTests", dependencies: ["APNsClient", "APNs", "Emulator", "HTTP2", "Keys", "HeraldTestSupport"]),
@@ -87,10 +96,14 @@ let package = Package(
             name: "EmulatorTests",
             dependencies: ["Emulator", "APNsClient", "APNs", "HTTP2", "Keys", "Storage", "HeraldTestSupport"]),
         .testTarget(
-            name: "GatewayTests", dependencies: ["Gateway", "APNs", "APNsClient", "Emulator", "HTTP2", "Keys", "Storage"]),
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway", "APNs", "APNsClient", "Emulator", "HTTP2", "Keys", "Postgres", "Storage", "HeraldTestSupport",
+            ]),
         .testTarget(
             name: "HeraldCLITests",
             dependencies: ["HeraldCLI", "APNs", "APNsClient", "Gateway", "HTTP2", "Keys", "HeraldTestSupport"]),
+        .testTarget(name: "DeviceModelTests", dependencies: ["DeviceModel", "APNs"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,11 +1,18 @@
 import APNs
 import Foundation
 import Gateway
+import HeraldTestSupport
 import Testing
 
 /// Which `GatewayStore` a shared test runs against.
-enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case memory, sqlite
+enum StoreKind: String, CustomTestStringConvertible, Sendable {
+    case memory, sqlite, postgres
+
+    /// The stores that implement all of `GatewayStore`.
+    static let allCases: [StoreKind] = [.memory, .sqlite]
+    /// The stores that implement `DeviceStore`, `LiveActivityStore` and `APIKeyStore` (PostgreSQL so
+    /// far implements these only).
+    static let withRegistry: [StoreKind] = allCases + [.postgres]
 
     var testDescription: String { rawValue }
 }
@@ -40,8 +47,47 @@ struct GatewayStoreFixture {
         switch kind {
         case .memory: previous ?? InMemoryGatewayStore()
         case .sqlite: try SQLiteGatewayStore(path: directory + "/" + SQLiteGatewayStore.fileName)
+        case .postgres: throw FixtureError(message: "PostgresGatewayStore is not a complete GatewayStore yet")
         }
     }
+}
+
+/// A `DeviceStore & LiveActivityStore & APIKeyStore` of one kind, fresh, and the same store "after a restart" (a new
+/// connection to the same database for PostgreSQL, whose test server each fixture gets a database of).
+struct RegistryStoreFixture {
+    let kind: StoreKind
+    let store: any DeviceStore & LiveActivityStore & APIKeyStore
+    private let complete: GatewayStoreFixture?
+    private let conninfo: String
+
+    init(_ kind: StoreKind) throws {
+        self.kind = kind
+        if kind == .postgres {
+            complete = nil
+            conninfo = try PostgresTestServer.makeDatabase()
+            store = try PostgresGatewayStore(conninfo: conninfo)
+        } else {
+            let complete = try GatewayStoreFixture(kind)
+            self.complete = complete
+            conninfo = ""
+            store = complete.store
+        }
+    }
+
+    func reopened() throws -> any DeviceStore & LiveActivityStore & APIKeyStore {
+        if let complete { return try complete.reopened() }
+        return try PostgresGatewayStore(conninfo: conninfo)
+    }
+
+    /// Removes the SQLite file; a PostgreSQL database goes with the test server.
+    func remove() {
+        complete?.remove()
+    }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }
 
 /// The injected clock's readings: milliseconds since 1970, from 2026-01-01.

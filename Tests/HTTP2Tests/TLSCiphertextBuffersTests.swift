@@ -39,4 +39,46 @@ struct TLSCiphertextBuffersTests {
         #expect(holding == [0, 4, 5])
         #expect(buffers.outgoing.isEmpty)
     }
+
+    @Test("reads straight into the room: unread bytes move to the front, a burst's memory is given back")
+    func receivesIntoItsRoom() {
+        let buffers = CiphertextBuffers()
+        var sent: [UInt8] = []
+        var read: [UInt8] = []
+        var next: UInt8 = 0
+        var random = SeededRandom(seed: 7)
+        for _ in 0..<200 {
+            // A read of up to `room` bytes that fills only part of it, as a socket read does.
+            let room = Int(random.next() % 2000) + 1
+            let filled = Int(random.next() % UInt64(room + 1))
+            buffers.receive(upTo: room) { (space: UnsafeMutableRawBufferPointer) -> Int in
+                #expect(space.count == room)
+                for index in 0..<filled {
+                    space[index] = next
+                    sent.append(next)
+                    next &+= 1
+                }
+                return filled
+            }
+            var chunk = [UInt8](repeating: 0, count: Int(random.next() % 1500))
+            let count = chunk.withUnsafeMutableBytes { bytes in
+                bytes.baseAddress.map { buffers.read(into: $0, count: bytes.count) } ?? 0
+            }
+            read += chunk[..<count]
+        }
+        var rest = [UInt8](repeating: 0, count: buffers.incomingCount)
+        _ = rest.withUnsafeMutableBytes { bytes in bytes.baseAddress.map { buffers.read(into: $0, count: bytes.count) }
+        }
+        #expect(read + rest == sent)
+        // Room never grows past what is unread plus what is asked for.
+        #expect(buffers.incoming.count <= 2000 + 2000)
+
+        buffers.receive(upTo: 1_000_000) { _ in 1_000_000 }
+        #expect(buffers.incoming.count >= 1_000_000)
+        var sink = [UInt8](repeating: 0, count: 1_000_000)
+        _ = sink.withUnsafeMutableBytes { bytes in bytes.baseAddress.map { buffers.read(into: $0, count: bytes.count) }
+        }
+        buffers.receive(upTo: 100) { _ in 0 }
+        #expect(buffers.incoming.count == 100)
+    }
 }

@@ -13,6 +13,7 @@
 //
 // Times are milliseconds since 1970, always passed in (`now:`), so tests drive a clock.
 import APNs
+import Postgres
 import Storage
 
 /// Everything the gateway keeps across restarts.
@@ -22,6 +23,8 @@ public typealias GatewayStore = DeviceStore & LiveActivityStore & APIKeyStore & 
 public enum GatewayStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database failed (I/O, a full disk, a locked or corrupt file).
     case storage(SQLiteError)
+    /// PostgreSQL failed (unreachable, a lost connection, a refused statement); its SQLSTATE says which.
+    case database(PostgresError)
     /// A stored value cannot be read back (a row changed outside Herald): the table, column and value.
     case corrupt(table: String, column: String, value: String)
     /// No notification with this id.
@@ -32,6 +35,7 @@ public enum GatewayStoreError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String {
         switch self {
         case .storage(let error): "\(error)"
+        case .database(let error): "\(error)"
         case .corrupt(let table, let column, let value): "\(table).\(column) holds '\(value)', which Herald cannot read"
         case .unknownNotification(let id): "no notification '\(id)'"
         case .invalid(let error): "\(error)"

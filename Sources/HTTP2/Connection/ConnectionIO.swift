@@ -11,7 +11,11 @@
 final class ConnectionIO {
     let socket: TCPSocket
     private(set) var tls: TLSSession?
-    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Plaintext connections read into this; TLS ones into their session's ciphertext buffer (so
+    /// it is allocated on the first plaintext read only).
+    private var readBuffer: [UInt8] = []
+    /// Bytes asked of the socket per read.
+    static let readSize = 64 * 1024
     private var produced: [UInt8] = []
     private var outbound: [UInt8] = []
     private var outboundStart = 0
@@ -44,6 +48,8 @@ final class ConnectionIO {
     func readAvailable(
         _ deliver: (UnsafeRawBufferPointer) throws(HTTP2ConnectionError) -> Void
     ) throws(HTTP2ConnectionError) -> ReadOutcome {
+        if let tls { return try readAvailable(tls, deliver) }
+        if readBuffer.isEmpty { readBuffer = [UInt8](repeating: 0, count: Self.readSize) }
         for _ in 0..<Self.readsPerCall {
             let socket = self.socket
             let read = readBuffer.withUnsafeMutableBytes { buffer in
@@ -72,6 +78,35 @@ final class ConnectionIO {
         return .open
     }
 
+    /// `readAvailable` over TLS: the socket is read straight into the session's ciphertext buffer.
+    private func readAvailable(
+        _ tls: TLSSession, _ deliver: (UnsafeRawBufferPointer) throws(HTTP2ConnectionError) -> Void
+    ) throws(HTTP2ConnectionError) -> ReadOutcome {
+        let socket = self.socket
+        for _ in 0..<Self.readsPerCall {
+            var result = IOResult.wouldBlock
+            do throws(SystemError) {
+                try tls.receiveCiphertext(upTo: Self.readSize) { (room) throws(SystemError) -> Int in
+                    result = try socket.read(into: room)
+                    if case .bytes(let count) = result { return count }
+                    return 0
+                }
+            } catch {
+                throw .system(error)
+            }
+            switch result {
+            case .wouldBlock:
+                return .open
+            case .endOfFile:
+                return .endOfFile
+            case .bytes(let count):
+                if try decrypt(tls, deliver) { return .endOfFile }
+                if count < Self.readSize { return .open }
+            }
+        }
+        return .open
+    }
+
     /// Handles bytes received from the socket (or left over from a proxy's answer): decrypts them
     /// when TLS is on and hands the plaintext to `deliver`. Returns true when TLS saw close_notify.
     func process(
@@ -82,9 +117,17 @@ final class ConnectionIO {
             return false
         }
         tls.receiveCiphertext(bytes)
+        return try decrypt(tls, deliver)
+    }
+
+    /// Decrypts what the session has received and hands the plaintext to `deliver`. Returns true
+    /// when TLS saw close_notify.
+    private func decrypt(
+        _ tls: TLSSession, _ deliver: (UnsafeRawBufferPointer) throws(HTTP2ConnectionError) -> Void
+    ) throws(HTTP2ConnectionError) -> Bool {
         // Decrypted into the session's own read buffer and delivered from there: no copy into a
         // growing array, no buffer per connection beyond the session's.
-        return try tls.readBuffer.withUnsafeMutableBytes { buffer in
+        try tls.readBuffer.withUnsafeMutableBytes { buffer in
             Result { () throws(HTTP2ConnectionError) -> Bool in
                 while true {
                     let status: TLSReadStatus

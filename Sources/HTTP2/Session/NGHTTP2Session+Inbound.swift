@@ -47,7 +47,16 @@ extension NGHTTP2Session {
         let category = frame.pointee.headers.cat
         // One access to the slot for the whole field (each `slots[index].x` was an access of its
         // own, with its own uniqueness check of the table).
-        let outcome = slots.withSlot(index) { slot in take(name: name, value: value, category: category, into: &slot) }
+        let outcome: FieldOutcome
+        if repeated.fieldPosition >= 0 {  // a HEADERS frame with a provider token: maybe the remembered one
+            outcome = withRepeatedAuthorization(value) { value, accepted in
+                slots.withSlot(index) { slot in
+                    take(name: name, value: value, category: category, acceptedBefore: accepted, into: &slot)
+                }
+            }
+        } else {
+            outcome = slots.withSlot(index) { slot in take(name: name, value: value, category: category, into: &slot) }
+        }
         switch outcome {
         case .taken:
             return 0
@@ -65,12 +74,15 @@ extension NGHTTP2Session {
     }
 
     /// Checks one field and keeps it in `slot` (or drops it); touches nothing but `slot`.
+    /// `acceptedBefore`: the same field passed the request checks before (a repeated provider token).
     @inline(__always)
     private func take(
         name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, category: nghttp2_headers_category,
-        into slot: inout StreamSlot
+        acceptedBefore: Bool = false, into slot: inout StreamSlot
     ) -> FieldOutcome {
-        if checksRequests {
+        if acceptedBefore {
+            slot.requestCheck.repeatedField()
+        } else if checksRequests {
             switch slot.requestCheck.field(name: name, value: value, trailer: category != NGHTTP2_HCAT_REQUEST) {
             case .keep: break
             case .malformed: return .malformedRequest

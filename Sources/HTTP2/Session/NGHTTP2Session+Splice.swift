@@ -133,7 +133,7 @@ extension NGHTTP2Session {
 
     /// An HPACK integer (RFC 7541 section 5.1) whose prefix is the low `prefixBits` of the byte at
     /// `offset`; moves `offset` past it.
-    private static func readInteger(_ block: UnsafeBufferPointer<UInt8>, _ offset: inout Int, prefixBits: Int) -> Int? {
+    static func readInteger(_ block: UnsafeBufferPointer<UInt8>, _ offset: inout Int, prefixBits: Int) -> Int? {
         let mask = (1 << prefixBits) - 1
         var value = Int(block[offset]) & mask
         offset += 1
@@ -149,12 +149,12 @@ extension NGHTTP2Session {
         return nil
     }
 
-    private static func skipInteger(_ block: UnsafeBufferPointer<UInt8>, _ offset: inout Int, prefixBits: Int) -> Bool {
+    static func skipInteger(_ block: UnsafeBufferPointer<UInt8>, _ offset: inout Int, prefixBits: Int) -> Bool {
         readInteger(block, &offset, prefixBits: prefixBits) != nil
     }
 
     /// Skips a string literal (its Huffman flag, length and bytes).
-    private static func skipString(_ block: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Bool {
+    static func skipString(_ block: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Bool {
         guard offset < block.count, let length = readInteger(block, &offset, prefixBits: 7),
             length <= block.count - offset
         else { return false }

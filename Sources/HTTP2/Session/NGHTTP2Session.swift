@@ -77,6 +77,12 @@ final class NGHTTP2Session {
     /// The last pre-encoded field a request was submitted with: its placeholder is what a HEADERS
     /// frame with nothing to put in must not carry (see NGHTTP2Session+Splice.swift).
     @exclusivity(unchecked) var lastPreEncodedField: HPACKPreEncodedField?
+    /// Server: the framing followed and the provider token remembered (NGHTTP2Session+RepeatedAuthorization.swift).
+    @exclusivity(unchecked) var repeated = RepeatedAuthorization()
+    /// The remembered token's value, and a HEADERS frame rewritten to stand in for it (apart from
+    /// `repeated`: the header callback reads the one while nghttp2 reads the other).
+    @exclusivity(unchecked) var repeatedDecoded: [UInt8] = []
+    @exclusivity(unchecked) var inboundScratch: [UInt8] = []
     /// Client: streams whose whole body did not fit the connection's send window, deferred by the
     /// data provider and resumed, oldest first, when the window grows (see `readBody`).
     @exclusivity(unchecked) var waitingForWindow: [Int32] = []
@@ -184,9 +190,21 @@ final class NGHTTP2Session {
         if let failure { throw failure }
         guard let session, !isDead else { throw HTTP2Error(.sessionClosed) }
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        if checksRequests {
+            try receiveFollowingFrames(session, base, bytes.count)
+        } else {
+            try feed(session, base, bytes.count)
+        }
+        if !waitingForWindow.isEmpty { resumeWaitingForWindow(session) }
+        drain(into: &staged, limit: .max)
+        if let failure { throw failure }
+    }
+
+    /// Hands `count` bytes at `base` to nghttp2.
+    func feed(_ session: OpaquePointer, _ base: UnsafePointer<UInt8>, _ count: Int) throws(HTTP2Error) {
         var offset = 0
-        while offset < bytes.count {
-            let consumed = nghttp2_session_mem_recv(session, base + offset, bytes.count - offset)
+        while offset < count {
+            let consumed = nghttp2_session_mem_recv(session, base + offset, count - offset)
             if consumed < 0 {
                 let error = HTTP2Error.library("nghttp2_session_mem_recv", consumed)
                 fail(error, fatal: true)
@@ -195,9 +213,6 @@ final class NGHTTP2Session {
             guard consumed > 0 else { break }
             offset += consumed
         }
-        if !waitingForWindow.isEmpty { resumeWaitingForWindow(session) }
-        drain(into: &staged, limit: .max)
-        if let failure { throw failure }
     }
 
     /// Hands the bodies `readBody` deferred back to nghttp2, oldest first, once the connection's

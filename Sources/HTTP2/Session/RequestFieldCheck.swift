@@ -73,6 +73,12 @@ struct RequestFieldCheck {
         }
     }
 
+    /// Takes a regular field that `field` has accepted before, with the same name and value (a
+    /// repeated provider token): only its place in the block is checked.
+    mutating func repeatedField() {
+        flags.insert(.pseudoDisallowed)
+    }
+
     /// Whether the request's header block, now complete, has what a request needs.
     mutating func headersComplete() -> Bool {
         if flags.contains(.connect) {
@@ -153,7 +159,6 @@ struct RequestFieldCheck {
         static var proxyConnection: (first: UInt64, last: UInt64) { (0x6F63_2D79_786F_7270, 0x6E6F_6974_6365_6E6E) }
         static var transferEncoding: (first: UInt64, last: UInt64) { (0x7265_6673_6E61_7274, 0x676E_6964_6F63_6E65) }
     }
-
 
     /// Lowercase token characters only: the common names (a-z, 0-9 and "-") eight bytes at a time,
     /// the last word overlapping the one before it.
@@ -240,7 +245,8 @@ struct RequestFieldCheck {
         case 4: return shortWord(name) == Words.host ? .host : .none
         case 7: return shortWord(name) == Words.upgrade ? .connectionSpecific : .none
         case 10:
-            return matches(Words.connection, lastAt: 2) || matches(Words.keepAlive, lastAt: 2) ? .connectionSpecific : .none
+            return matches(Words.connection, lastAt: 2) || matches(Words.keepAlive, lastAt: 2)
+                ? .connectionSpecific : .none
         case 14: return matches(Words.contentLength, lastAt: 6) ? .contentLength : .none
         case 16: return matches(Words.proxyConnection, lastAt: 8) ? .connectionSpecific : .none
         case 17: return matches(Words.transferEncoding, lastAt: 9) ? .connectionSpecific : .none

@@ -1,12 +1,18 @@
 import COpenSSL
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 // The BIO a TLSSession's SSL reads ciphertext from and writes ciphertext to: two Swift byte arrays
 // behind a custom BIO method, instead of two OpenSSL memory BIOs. A memory BIO copies every write
 // into its buffer after zeroing the space (BUF_MEM_grow_clean), and the bytes are copied out again;
 // here OpenSSL's records are appended straight to `outgoing`, which the connection takes by swap,
-// and reads come straight from `incoming`: no zeroing and one copy fewer each way.
+// and reads come straight from `incoming`: no zeroing and one copy fewer each way. A connection
+// reads the socket straight into `incoming`'s free room (`receive(upTo:_:)`), not into a buffer of
+// its own first.
 //
-//   socket --recv--> receiveCiphertext --> incoming --bread--> SSL
+//   socket --recv into incoming's room (or receiveCiphertext, a copy)--> incoming --bread--> SSL
 //   SSL --bwrite--> outgoing --drainCiphertext (swap when the caller's buffer is empty)--> socket
 //
 // An empty `incoming` reads as "retry" (SSL_ERROR_WANT_READ), never as end of stream. Loop-confined
@@ -14,21 +20,64 @@ import COpenSSL
 
 /// The ciphertext waiting in each direction of one TLS session.
 final class CiphertextBuffers {
-    /// From the network, not yet read by the SSL: `incoming[incomingOffset...]`.
+    /// From the network, not yet read by the SSL: `incoming[incomingOffset..<incomingEnd]`; the
+    /// bytes past `incomingEnd` are room for the next receive.
     var incoming: [UInt8] = []
     var incomingOffset = 0
+    var incomingEnd = 0
     /// From the SSL, not yet drained to the network.
     var outgoing: [UInt8] = []
 
-    var incomingCount: Int { incoming.count - incomingOffset }
+    var incomingCount: Int { incomingEnd - incomingOffset }
 
     func receive(_ bytes: UnsafeRawBufferPointer) {
-        if incomingOffset == incoming.count {
-            incoming.removeAll(keepingCapacity: incoming.capacity <= 256 * 1024)
-            incomingOffset = 0
+        receive(upTo: bytes.count) { room in
+            room.copyMemory(from: bytes)
+            return bytes.count
         }
-        incoming.append(contentsOf: bytes)
     }
+
+    /// Hands `fill` room for up to `count` bytes after those received so far; keeps the first
+    /// bytes `fill` returns it wrote (at most `count`).
+    func receive<Failure: Error>(upTo count: Int, _ fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int)
+        throws(Failure)
+    {
+        makeRoom(count)
+        let start = incomingEnd
+        let written = try incoming.withUnsafeMutableBytes { all in
+            Result { () throws(Failure) -> Int in
+                try fill(UnsafeMutableRawBufferPointer(rebasing: all[start..<(start + count)]))
+            }
+        }.get()
+        incomingEnd += min(max(written, 0), count)
+    }
+
+    /// Makes `incoming` hold `count` free bytes after its unread ones, moving those to the front
+    /// first (they are at most a record's worth) and growing only when that is not enough.
+    private func makeRoom(_ count: Int) {
+        if incomingOffset == incomingEnd {
+            incomingOffset = 0
+            incomingEnd = 0
+            if incoming.count > Self.keptCapacity && count <= Self.keptCapacity { incoming = [] }  // give a burst's memory back
+        }
+        guard incoming.count - incomingEnd < count else { return }
+        let unread = incomingCount
+        if incomingOffset > 0 {
+            let offset = incomingOffset
+            incoming.withUnsafeMutableBytes { all in
+                guard let base = all.baseAddress else { return }
+                memmove(base, base + offset, unread)  // the regions may overlap
+            }
+            incomingOffset = 0
+            incomingEnd = unread
+        }
+        if incoming.count < unread + count {
+            incoming.append(contentsOf: repeatElement(0, count: unread + count - incoming.count))
+        }
+    }
+
+    /// Larger buffers are freed once read through.
+    static let keptCapacity = 256 * 1024
 
     /// Copies up to `count` bytes to `destination`; returns how many.
     func read(into destination: UnsafeMutableRawPointer, count: Int) -> Int {
@@ -81,7 +130,9 @@ enum CiphertextBIOMethod {
 }
 
 @inline(__always)
-private func withBuffers<Result>(_ bio: OpaquePointer?, orElse failure: Result, _ body: (CiphertextBuffers) -> Result) -> Result {
+private func withBuffers<Result>(_ bio: OpaquePointer?, orElse failure: Result, _ body: (CiphertextBuffers) -> Result)
+    -> Result
+{
     guard let bio, let data = BIO_get_data(bio) else { return failure }
     return Unmanaged<CiphertextBuffers>.fromOpaque(data)._withUnsafeGuaranteedRef(body)
 }
@@ -112,7 +163,9 @@ private func ciphertextRead(
     return 1
 }
 
-private func ciphertextControl(_ bio: OpaquePointer?, _ command: Int32, _ number: Int, _ pointer: UnsafeMutableRawPointer?) -> Int {
+private func ciphertextControl(
+    _ bio: OpaquePointer?, _ command: Int32, _ number: Int, _ pointer: UnsafeMutableRawPointer?
+) -> Int {
     switch command {
     case BIO_CTRL_FLUSH:
         return 1

@@ -117,6 +117,14 @@ public final class TLSSession {
         ciphertext.receive(bytes)
     }
 
+    /// Like `receiveCiphertext(_:)` without the copy: `read` gets room for up to `count` bytes in
+    /// the session's own buffer (a socket read goes straight there) and returns how many it wrote.
+    func receiveCiphertext<Failure: Error>(
+        upTo count: Int, _ read: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) {
+        try ciphertext.receive(upTo: count, read)
+    }
+
     private func configureServerName(_ name: String?) throws(TLSError) {
         let verify = context.configuration.verifyPeer
         guard let name else {

@@ -1,0 +1,100 @@
+import APNs
+
+/// What every part of one device shares: the clock, the timeline, the user's script, the device's own
+/// settings, and the events scheduled for later.
+///
+/// Thread-safety: not thread-safe; the device and everything it made run on one task.
+final class DeviceContext {
+    let clock: any DeviceClock
+    let timeline = Timeline()
+    var user: ScriptedUser
+    var configuration: DeviceConfiguration
+    var isOnline = true
+    var isLocked = false
+    var scheduledSummaryOn = false
+    /// Seeds the tokens this device hands out, so a run reproduces.
+    let seed: UInt64
+    var identifiers: SplitMix64
+    private var events: [(time: DeviceInstant, sequence: Int, action: () -> Void)] = []
+    private var nextSequence = 0
+
+    init(clock: any DeviceClock, user: ScriptedUser, configuration: DeviceConfiguration, seed: UInt64) {
+        self.clock = clock
+        self.user = user
+        self.configuration = configuration
+        self.seed = seed
+        self.identifiers = SplitMix64(seed: seed ^ 0x1D)
+    }
+
+    /// The model's present: the clock's time, or while a scheduled event runs, that event's time, so that
+    /// what it does (and what it causes) happens when it was due, however far the clock jumped.
+    var now: DeviceInstant { eventTime ?? clock.now }
+    private var eventTime: DeviceInstant?
+
+    func record(
+        _ kind: TimelineEntry.Kind, _ rule: DeviceRule, _ message: String, app: String, notification: String? = nil,
+        at time: DeviceInstant? = nil
+    ) {
+        timeline.record(kind, rule, message, at: time ?? now, app: app, notification: notification)
+    }
+
+    /// Runs `action` when the clock reaches `time` (at the next `runDueEvents`).
+    func schedule(at time: DeviceInstant, _ action: @escaping () -> Void) {
+        events.append((time, nextSequence, action))
+        nextSequence += 1
+    }
+
+    /// Runs every event due by now, earliest first (ties in the order scheduled). An event may schedule
+    /// more; those run too when due.
+    func runDueEvents() {
+        while let index = nextDueIndex() {
+            let event = events.remove(at: index)
+            let outer = eventTime
+            eventTime = event.time
+            event.action()
+            eventTime = outer
+        }
+    }
+
+    private func nextDueIndex() -> Int? {
+        let now = now
+        var best: Int?
+        for (index, event) in events.enumerated() where event.time <= now {
+            if let current = best, (events[current].time, events[current].sequence) <= (event.time, event.sequence) {
+                continue
+            }
+            best = index
+        }
+        return best
+    }
+
+    /// A system-assigned notification identifier (an uppercase UUID, as iOS makes them).
+    func newIdentifier() -> String {
+        let high = identifiers.next()
+        let low = identifiers.next()
+        let hex = Hex.encode(
+            withUnsafeBytes(of: high.bigEndian, Array.init) + withUnsafeBytes(of: low.bigEndian, Array.init)
+        )
+        .uppercased()
+        let digits = Array(hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }.joined(separator: "-")
+    }
+}
+
+/// Device-wide choices for behaviour Apple leaves open.
+public struct DeviceConfiguration: Sendable, Hashable {
+    /// What happens to a notification arriving while the app is in the foreground and no delegate is set.
+    public var foregroundWithoutDelegate: ForegroundWithoutDelegate
+
+    public init(foregroundWithoutDelegate: ForegroundWithoutDelegate = .notShown) {
+        self.foregroundWithoutDelegate = foregroundWithoutDelegate
+    }
+}
+
+/// Apple says the notification's own options are used; many developers report that nothing shows.
+public enum ForegroundWithoutDelegate: String, Sendable, Hashable {
+    /// The observed behaviour, and the default.
+    case notShown = "not-shown"
+    /// What Apple's page says: presented as outside the foreground.
+    case presentAsInBackground = "present"
+}

@@ -1,0 +1,75 @@
+/// One app on the device: its configuration, its `NotificationCenter`, its delegates and what the system
+/// keeps for it (state, token, badge, what it presented).
+///
+/// Lifecycle: made by `Device.install`; lives as long as the device.
+/// Thread-safety: not thread-safe; runs on the device's task.
+public final class InstalledApp {
+    let context: DeviceContext
+    public private(set) var configuration: AppConfiguration
+    public private(set) var notificationCenter: NotificationCenter
+    /// The app's `UIApplicationDelegate` methods.
+    public var delegate = ApplicationDelegate()
+    /// The app's notification service extension, if it ships one.
+    public var serviceExtension: (any NotificationServiceExtension)?
+    public internal(set) var state: AppState = .notRunning
+    /// Whether the user ever launched the app since it was installed.
+    public private(set) var hasLaunched = false
+    /// The number on the app's icon; 0 shows none.
+    public internal(set) var badgeCount = 0
+    /// Every presentation of a notification, in order.
+    public internal(set) var presentations: [Presentation] = []
+    /// Counts the app's tokens: a reinstall or a device-wide change makes a new one.
+    var tokenGeneration: UInt64 = 0
+    /// The token the device handed out and still delivers to; nil until registration.
+    public internal(set) var deviceToken: [UInt8]?
+
+    init(context: DeviceContext, configuration: AppConfiguration) {
+        self.context = context
+        self.configuration = configuration
+        self.notificationCenter = NotificationCenter(context: context, app: configuration)
+        notificationCenter.owner = self
+        context.record(.authorization, .authInitial, "installed: status notDetermined", app: bundleID)
+    }
+
+    public var bundleID: String { configuration.bundleID }
+
+    /// The token as lowercase hex, what a backend stores; nil until registration.
+    public var deviceTokenHex: String? { deviceToken.map(hex) }
+
+    /// The user launches the app into the foreground.
+    public func launch() {
+        state = .foreground
+        hasLaunched = true
+        if configuration.requestsEphemeralNotifications { notificationCenter.appClipLaunched() }
+    }
+
+    /// The user leaves the app; it runs on in the background.
+    public func moveToBackground() {
+        if state == .foreground { state = .background }
+    }
+
+    /// The user comes back to a running app.
+    public func moveToForeground() {
+        if state == .background { state = .foreground } else if state != .foreground { launch() }
+    }
+
+    /// The user swipes the app away in the app switcher.
+    public func forceQuit() {
+        state = .forceQuit
+    }
+
+    /// The user deletes the app and installs it again: a new token, settings and notifications gone.
+    public func reinstall() {
+        tokenGeneration &+= 1
+        deviceToken = nil
+        state = .notRunning
+        hasLaunched = false
+        badgeCount = 0
+        notificationCenter = NotificationCenter(context: context, app: configuration)
+        notificationCenter.owner = self
+        context.record(
+            .registration, .registrationReinstall,
+            "reinstalled: status notDetermined; the old token no longer reaches the app, the next registration "
+                + "hands out a new one", app: bundleID)
+    }
+}

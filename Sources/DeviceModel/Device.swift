@@ -1,0 +1,125 @@
+import APNs
+
+/// An iPhone as far as notifications go: apps, their notification centers, the user's script, a clock and
+/// the timeline of everything that happened.
+///
+/// The model is pure: it reads time from the injected clock and does no I/O. Pushes arrive through
+/// `receive(_:)` (from a test, or from an adapter on the emulator's device stream); work due later runs in
+/// `runDueEvents()`, which a test calls after advancing its `VirtualClock` (or use `advance(by:)`).
+/// Lifecycle: everything a device makes lives as long as it does.
+/// Thread-safety: not thread-safe; use a device and what it made from one task.
+public final class Device {
+    let context: DeviceContext
+    public private(set) var apps: [InstalledApp] = []
+
+    /// `seed` decides the tokens and identifiers the device hands out, so a run reproduces.
+    public init(
+        clock: any DeviceClock = VirtualClock(), user: ScriptedUser = ScriptedUser(),
+        configuration: DeviceConfiguration = DeviceConfiguration(), seed: UInt64 = 1
+    ) {
+        context = DeviceContext(clock: clock, user: user, configuration: configuration, seed: seed)
+    }
+
+    public var clock: any DeviceClock { context.clock }
+    public var timeline: Timeline { context.timeline }
+
+    /// How the user answers prompts from now on.
+    public var user: ScriptedUser {
+        get { context.user }
+        set { context.user = newValue }
+    }
+
+    public var configuration: DeviceConfiguration {
+        get { context.configuration }
+        set { context.configuration = newValue }
+    }
+
+    /// Offline, registration cannot reach APNs.
+    public var isOnline: Bool {
+        get { context.isOnline }
+        set { context.isOnline = newValue }
+    }
+
+    /// Locked, banners follow the lock screen setting instead of the alert style.
+    public var isLocked: Bool {
+        get { context.isLocked }
+        set { context.isLocked = newValue }
+    }
+
+    /// Whether the user turned on Scheduled Summary (Settings > Notifications).
+    public var isScheduledSummaryOn: Bool {
+        get { context.scheduledSummaryOn }
+        set { context.scheduledSummaryOn = newValue }
+    }
+
+    /// Installs an app (not launched yet). Installing a bundle id again returns the app already there.
+    @discardableResult
+    public func install(_ configuration: AppConfiguration) -> InstalledApp {
+        if let app = app(configuration.bundleID) { return app }
+        let app = InstalledApp(context: context, configuration: configuration)
+        apps.append(app)
+        return app
+    }
+
+    public func app(_ bundleID: String) -> InstalledApp? {
+        apps.first { $0.bundleID == bundleID }
+    }
+
+    /// Every app's token changes (restore, new device, OS reinstall, erase).
+    public func rotateTokens(_ reason: TokenRotation) {
+        for app in apps { app.rotateToken(reason) }
+    }
+
+    /// Carries out everything due by the clock's current time, in time order.
+    public func runDueEvents() {
+        context.runDueEvents()
+    }
+
+    /// Moves a virtual clock forward and carries out what became due, each at its own time. On another clock
+    /// this only runs what is due.
+    public func advance(by seconds: Double) {
+        (clock as? VirtualClock)?.advance(by: seconds)
+        runDueEvents()
+    }
+
+    /// Runs `action` `seconds` from now on the device's clock (at the `runDueEvents` that reaches that time):
+    /// for scripts that act later, such as a service extension that answers after a delay.
+    public func schedule(after seconds: Double, _ action: @escaping () -> Void) {
+        let delay = seconds.isFinite ? max(0, seconds) : 0
+        context.schedule(at: context.now + delay, action)
+    }
+
+    /// A push from APNs reaches the device.
+    public func receive(_ push: RemotePush) {
+        runDueEvents()
+        let app = apps.first { $0.deviceToken.map(hex) == push.token.hex }
+        guard let app else {
+            context.record(
+                .dropped, .tokenNotCurrent,
+                "\(push.pushType) push to token \(push.token.hex): no app on this device "
+                    + "holds it", app: "")
+            return
+        }
+        guard push.pushType == .alert || push.pushType == .background else {
+            context.record(
+                .dropped, .pushTypeNotModelled, "\(push.pushType) push: not modelled yet", app: app.bundleID)
+            return
+        }
+        let userInfo: JSONObject
+        let aps: APS
+        do {
+            let json = try JSONValue(parsing: push.payload)
+            guard let object = json.objectValue else {
+                throw FieldError(field: "payload", message: "must be an object")
+            }
+            guard let decoded = try Payload(json: json).aps else {
+                throw FieldError(field: "payload.aps", message: "is missing")
+            }
+            (userInfo, aps) = (object, decoded)
+        } catch {
+            context.record(.dropped, .pushPayload, "payload not delivered: \(error)", app: app.bundleID)
+            return
+        }
+        app.receive(push, aps: aps, userInfo: userInfo)
+    }
+}

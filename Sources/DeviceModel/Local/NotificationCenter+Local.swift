@@ -1,0 +1,131 @@
+// Local notifications (DEVICE-SEMANTICS.md 6): add -> pending (replace by identifier; at most 64, the
+// oldest added dropped) -> the trigger fires on the model clock -> presented as a remote one would be
+// (no service extension); a repeating trigger re-arms until the request is removed.
+
+/// `UNError`: why the center refused a request.
+public enum NotificationCenterError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `UNError.Code.notificationsNotAllowed` (1): the user denied the app's notifications.
+    case notificationsNotAllowed
+
+    public var description: String {
+        switch self {
+        case .notificationsNotAllowed: "notificationsNotAllowed: the user has denied this app's notifications"
+        }
+    }
+}
+
+/// A local request waiting for its trigger.
+struct PendingRequest {
+    var request: NotificationRequest
+    /// Its place in the order of additions; firing events carry it, so a replaced request's events are void.
+    let addition: Int
+    var fireDate: DeviceInstant
+}
+
+extension NotificationCenter {
+    /// Most requests that stay pending; the one added longest ago makes room.
+    public static let pendingLimit = 64
+
+    /// `add(_:)`: schedules a local request, or delivers it now when it has no trigger.
+    public func add(_ request: NotificationRequest) throws(NotificationCenterError) {
+        expireEphemeral()
+        let id = request.identifier
+        let status = authorization.settings.authorizationStatus
+        if status == .denied {
+            context.record(
+                .dropped, .localNotAllowed, "add refused: \(NotificationCenterError.notificationsNotAllowed)",
+                app: app.bundleID, notification: id)
+            throw .notificationsNotAllowed
+        }
+        if pending.contains(where: { $0.request.identifier == id }) {
+            pending.removeAll { $0.request.identifier == id }
+            context.record(
+                .scheduled, .localReplace, "added again: replaces the pending request", app: app.bundleID,
+                notification: id)
+        }
+        switch request.trigger {
+        case nil, .push?:
+            context.record(
+                .scheduled, .localScheduled, "added without a trigger: delivered now", app: app.bundleID,
+                notification: id)
+            deliverLocal(request, at: context.now)
+        case .timeInterval(let trigger)?:
+            additions += 1
+            let fireDate = context.now + trigger.timeInterval
+            pending.append(PendingRequest(request: request, addition: additions, fireDate: fireDate))
+            context.record(
+                .scheduled, .localScheduled,
+                "scheduled for \(fireDate)" + (trigger.repeats ? ", then every \(seconds(trigger.timeInterval))" : "")
+                    + (status == .notDetermined ? " (accepted while notDetermined; shown only once authorized)" : ""),
+                app: app.bundleID, notification: id)
+            arm(id, addition: additions, at: fireDate)
+            dropOverLimit()
+        }
+    }
+
+    /// `pendingNotificationRequests()`: oldest added first.
+    public func pendingNotificationRequests() -> [NotificationRequest] {
+        pending.map(\.request)
+    }
+
+    /// `removePendingNotificationRequests(withIdentifiers:)`: ids that are not pending are ignored.
+    public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
+        let removed = Set(identifiers)
+        for entry in pending where removed.contains(entry.request.identifier) {
+            context.record(
+                .removed, .localRemoved, "pending request removed by the app", app: app.bundleID,
+                notification: entry.request.identifier)
+        }
+        pending.removeAll { removed.contains($0.request.identifier) }
+    }
+
+    public func removeAllPendingNotificationRequests() {
+        removePendingNotificationRequests(withIdentifiers: pending.map(\.request.identifier))
+    }
+
+    /// The next time each pending request fires, by identifier.
+    public func nextTriggerDate(ofPendingRequest identifier: String) -> DeviceInstant? {
+        pending.first { $0.request.identifier == identifier }?.fireDate
+    }
+
+    private func arm(_ identifier: String, addition: Int, at time: DeviceInstant) {
+        context.schedule(at: time) { [weak self] in self?.fire(identifier, addition: addition, at: time) }
+    }
+
+    private func fire(_ identifier: String, addition: Int, at time: DeviceInstant) {
+        guard let index = pending.firstIndex(where: { $0.request.identifier == identifier && $0.addition == addition })
+        else { return }
+        let request = pending[index].request
+        if case .timeInterval(let trigger)? = request.trigger, trigger.repeats {
+            let next = time + trigger.timeInterval
+            pending[index].fireDate = next
+            arm(identifier, addition: addition, at: next)
+        } else {
+            pending.remove(at: index)
+        }
+        context.record(
+            .scheduled, .localScheduled, "trigger fired", app: app.bundleID, notification: identifier, at: time)
+        deliverLocal(request, at: time)
+    }
+
+    private func dropOverLimit() {
+        while pending.count > Self.pendingLimit {
+            let dropped = pending.removeFirst()
+            context.record(
+                .removed, .localPendingLimit,
+                "more than \(Self.pendingLimit) pending: the request added longest ago is dropped", app: app.bundleID,
+                notification: dropped.request.identifier)
+        }
+    }
+
+    private func deliverLocal(_ request: NotificationRequest, at time: DeviceInstant) {
+        let status = authorization.settings.authorizationStatus
+        guard status.allowsDelivery else {
+            context.record(
+                .notShown, .localNotAllowed, "authorization \(status): nothing shown", app: app.bundleID,
+                notification: request.identifier, at: time)
+            return
+        }
+        owner?.present(request, at: time)
+    }
+}

@@ -1,0 +1,19 @@
+extension DeviceRule {
+    /// Every rule in the catalog, in its order (docs and tests check against it).
+    public static let all: [DeviceRule] = [
+        .authInitial, .authPrompt, .authStored, .authProvisional, .authProvisionalPrompt, .authProvisionalKeep,
+        .authProvisionalSummary, .authProvisionalTurnOff, .authSettingsChanged, .authEphemeral, .authEphemeralExpired,
+        .authEphemeralOverridden, .authUnrequestedOption, .authCritical, .authTimeSensitive, .levelWithoutEntitlement,
+        .registrationIndependent, .registrationToken, .registrationNoEntitlement, .registrationOfflineFirst,
+        .registrationRotation, .registrationReinstall, .registrationEnvironment, .tokenNotCurrent, .pushPayload,
+        .pushTypeNotModelled, .pushIdentifier, .classifyAlert, .classifyBackground, .classifyAlertAndBackground,
+        .classifyNothing, .unauthorizedSilent, .backgroundWake, .serviceExtensionRuns, .serviceExtensionModified,
+        .serviceExtensionTimeLimit, .serviceExtensionNoAlertText, .serviceExtensionFiltered,
+        .serviceExtensionHandlerOnce, .foregroundWillPresent, .foregroundNotImplemented, .foregroundNoDelegate,
+        .presentSettings, .presentNotListed, .presentPassive, .levelCritical, .soundCriticalNotAllowed, .badgeRule,
+        .categoriesReplace,
+        .categoryIdentifiers, .categoryButtons, .actionDefault, .actionOptions, .actionTextInput, .actionDismiss,
+        .actionNotHandled, .actionUnavailable, .localNotAllowed, .localTimeInterval, .localScheduled, .localReplace,
+        .localPendingLimit, .localRemoved,
+    ]
+}
