@@ -4,7 +4,7 @@ import Gateway
 import Testing
 
 /// `GatewayDeviceImport`: NDJSON lines into the store in batches, each bad line refused by number
-/// and field, against every `GatewayStore`.
+/// and field, against every store that keeps devices.
 @Suite(.timeLimit(.minutes(2)))
 struct GatewayDeviceImportTests {
     private func line(_ n: Int, _ extra: String = "") throws -> String {
@@ -12,16 +12,16 @@ struct GatewayDeviceImportTests {
     }
 
     private func run(
-        _ text: String, into store: any GatewayStore, importer: GatewayDeviceImport, now: Int = Clock.start
+        _ text: String, into store: any DeviceStore, importer: GatewayDeviceImport, now: Int = Clock.start
     ) async throws -> (GatewayDeviceImport.Summary, [GatewayDeviceImport.Refusal]) {
         var refusals: [GatewayDeviceImport.Refusal] = []
         let summary = try await importer.run(MemoryLineReader(text), into: store, now: now) { refusals.append($0) }
         return (summary, refusals)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withRegistry)
     func importsEveryFieldInBatchesAndCountsTheAppsDevices(_ kind: StoreKind) async throws {
-        let fixture = try GatewayStoreFixture(kind)
+        let fixture = try RegistryStoreFixture(kind)
         defer { fixture.remove() }
         _ = try await fixture.store.upsertDevice(try registration(99), now: Clock.start)
         var lines = [
@@ -51,9 +51,9 @@ struct GatewayDeviceImportTests {
         #expect(try await store.device(bundleID: bundleID, token: try token(5))?.environment == .production)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withRegistry)
     func aBadLineIsRefusedByNumberAndFieldAndTheOthersImported(_ kind: StoreKind) async throws {
-        let fixture = try GatewayStoreFixture(kind)
+        let fixture = try RegistryStoreFixture(kind)
         defer { fixture.remove() }
         let text = [
             try line(1),
@@ -113,9 +113,9 @@ struct GatewayDeviceImportTests {
         #expect(refusals.map(\.description) == ["line 2: token: is missing; it is required"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withRegistry)
     func aReimportRefreshesRegisteredAtAndRevivesAPrunedToken(_ kind: StoreKind) async throws {
-        let fixture = try GatewayStoreFixture(kind)
+        let fixture = try RegistryStoreFixture(kind)
         defer { fixture.remove() }
         let importer = GatewayDeviceImport(bundleID: bundleID, environment: .production)
         let text = try line(1, #","tags":["old"]"#) + "\n" + (try line(2))
