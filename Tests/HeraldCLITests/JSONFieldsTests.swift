@@ -217,6 +217,7 @@ struct JSONFieldsTests {
             "control-deliveries", "control-devices", "control-faults", "control-stats", "control-error",
             "emulator-config", "lint-requests", "send-dry-run",
             "gateway-key",  // checked in GatewayCommandTests.aRegisterKeyRegistersOverBothProtocolsUntilRevoked
+            "gateway-device-import-line",  // checked in GatewayDevicesImportTests
         ]
         #expect(Set(try Self.documented().keys) == checked)
     }

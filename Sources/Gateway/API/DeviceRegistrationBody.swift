@@ -13,7 +13,11 @@ struct DeviceRegistrationBody: Equatable {
 
     /// Parses `bytes` (empty: all defaults); the error names the field and the rule.
     init(parsing bytes: [UInt8]) throws(GatewayAPIError) {
-        let body = try GatewayJSONBody(parsing: bytes, fields: Self.fields, kind: "device")
+        try self.init(try GatewayJSONBody(parsing: bytes, fields: Self.fields, kind: "device"))
+    }
+
+    /// Reads the fields of a body parsed already (`devices import` reads a line with more fields).
+    init(_ body: GatewayJSONBody) throws(GatewayAPIError) {
         if let text = try body.string("environment") {
             do {
                 environment = try Environment(text)

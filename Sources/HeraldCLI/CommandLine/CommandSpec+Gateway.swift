@@ -17,12 +17,14 @@ extension CommandSpec {
             OptionSpec("scope", valueName: "SCOPE", help: "key create: admin, send or register (default send)."),
             OptionSpec("name", valueName: "NAME", help: "key create: a name to recognise the key by."),
             OptionSpec("json", help: "key list: one JSON object per key."),
+            OptionSpec("strict", help: "devices import: import nothing if any line is refused."),
         ],
         positionals: [
             PositionalSpec(
-                "key", help: "Manage API keys instead of serving: key create|list|revoke.", isOptional: true),
-            PositionalSpec("ACTION", help: "create, list or revoke.", isOptional: true),
-            PositionalSpec("ID", help: "revoke: the key's id (from key list).", isOptional: true),
+                "key", help: "Instead of serving: key create|list|revoke, or devices import.", isOptional: true),
+            PositionalSpec("ACTION", help: "create, list or revoke; import.", isOptional: true),
+            PositionalSpec(
+                "ID", help: "revoke: the key's id (from key list); import: the NDJSON file.", isOptional: true),
         ],
         discussion: """
             Serving: the API (docs/GATEWAY.md) on one port, HTTP/1.1 and HTTP/2 (h2c with prior knowledge, \
@@ -38,7 +40,14 @@ extension CommandSpec {
             limits it to one app. 'key list' shows id, name, scope, app, created and revoked, never secrets. \
             'key revoke ID': the key verifies no more (401). They work while the gateway runs.
 
-            Exit status: 0 stopped cleanly or the key command done, 1 a start or store failure, 2 usage error.
+            Devices: 'devices import FILE' (- reads standard input) registers one device per NDJSON line, \
+            {"bundle-id", "token", "environment", "user", "tags", "locale", "app-version"} as the PUT body \
+            (--topic for lines without bundle-id, --sandbox or --production for lines without environment), \
+            in batched transactions, also while the gateway runs. A refused line is reported with its number \
+            and field and skipped; --strict imports nothing if any line is refused. Exit 1 if any was.
+
+            Exit status: 0 stopped cleanly or the command done, 1 a start or store failure or a refused \
+            line, 2 usage error.
             """,
         examples: [
             "herald gateway --data-dir gateway-data --topic com.example.app \\\n"
@@ -48,6 +57,8 @@ extension CommandSpec {
             "herald gateway key create --data-dir gateway-data --scope register --topic com.example.app",
             "herald gateway key list --data-dir gateway-data",
             "herald gateway key revoke --data-dir gateway-data key_1a2b3c4d5e6f7a8b",
+            "herald gateway devices import --data-dir gateway-data --topic com.example.app --production \\\n"
+                + "    devices.ndjson",
         ]
     )
 }

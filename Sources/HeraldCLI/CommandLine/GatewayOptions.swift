@@ -6,6 +6,8 @@ public struct GatewayOptions: Equatable, Sendable {
         case createKey(scope: String, name: String?, bundleID: String?)
         case listKeys(json: Bool)
         case revokeKey(id: String)
+        /// `devices import FILE` (`-`: standard input).
+        case importDevices(ImportDevices)
     }
 
     /// What serving needs beyond the data directory.
@@ -31,7 +33,7 @@ public struct GatewayOptions: Equatable, Sendable {
     static let serveOnly =
         ["listen", "topic", "config", "tls-cert", "tls-key"]
         + OptionSpec.credentialOptions.map(\.name) + OptionSpec.destinationOptions.map(\.name)
-    static let keyOptions = ["scope", "name", "json"]
+    static let keyOptions = ["scope", "name", "json", "strict"]
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         guard let directory = parsed.value("data-dir"), !directory.isEmpty else {
@@ -42,8 +44,13 @@ public struct GatewayOptions: Equatable, Sendable {
             action = .serve(try Self.serve(parsed))
             return
         }
+        if first == "devices" {
+            action = .importDevices(try Self.importDevices(parsed))
+            return
+        }
         guard first == "key" else {
-            throw .invalidValue(option: "key", value: first, rule: "is the only subcommand: key create|list|revoke")
+            throw .invalidValue(
+                option: "key", value: first, rule: "must be a subcommand: key create|list|revoke or devices import")
         }
         // Flags the environment may fill (HERALD_AUTH_KEY ...) are only refused when typed.
         if let option = Self.serveOnly.first(where: { $0 != "topic" && Self.typed($0, parsed) }) {
@@ -89,7 +96,7 @@ public struct GatewayOptions: Equatable, Sendable {
     }
 
     /// Whether `--name` was typed (an environment variable's value does not count).
-    private static func typed(_ name: String, _ parsed: ParsedArguments) -> Bool {
+    static func typed(_ name: String, _ parsed: ParsedArguments) -> Bool {
         parsed.commandLineValue(name) != nil || parsed.flag(name)
     }
 

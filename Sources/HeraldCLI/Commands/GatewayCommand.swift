@@ -11,6 +11,11 @@ struct GatewayCommand {
 
     func run() async -> Int32 {
         guard case .serve(let serve) = options.action else {
+            if case .importDevices(let request) = options.action {
+                return await GatewayDevicesCommand(
+                    dataDirectory: options.dataDirectory, request: request, context: context
+                ).run()
+            }
             return await GatewayKeyCommand(options: options, context: context).run()
         }
         let apps: [GatewayAppSettings]

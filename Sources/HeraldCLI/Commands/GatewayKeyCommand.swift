@@ -34,7 +34,7 @@ struct GatewayKeyCommand {
 
     private func run(_ store: SQLiteGatewayStore) async throws(GatewayStoreError) -> Int32 {
         switch options.action {
-        case .serve:
+        case .serve, .importDevices:
             return ExitStatus.usage
         case .createKey(let scopeName, let name, let bundleID):
             let scope = APIKey.Scope(rawValue: scopeName) ?? .send
