@@ -161,6 +161,9 @@ extension SQLiteGatewayStore {
                 cancelled: try row.int(3, "cancelled"))
         }
         guard var counts = totals.first else { throw GatewayStoreError.unknownNotification(id) }
+        // The reasons are read from the notification's rows: skipped when none failed, so that
+        // polling a large fan-out in progress does not walk all its rows on the store's thread.
+        guard counts.failed > 0 else { return counts }
         let reasons = try database.query(
             """
             SELECT reason, count(*) FROM deliveries
