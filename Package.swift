@@ -85,8 +85,9 @@ let package = Package(
         .executableTarget(name: "bulk-bench", dependencies: ["HeraldCLI"], path: "Benchmarks/bulk-bench"),
         // Helpers shared by test targets (reference servers on loopback, child processes, a throwaway PostgreSQL).
         .target(name: "HeraldTestSupport", dependencies: ["HTTP2", "Postgres"], path: "Tests/HeraldTestSupport"),
-        .testTarget(name: "KeysTests", dependencies: ["Keys"]),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "Keys"]),
+        .testTarget(name: "HeraldTestSupportTests", dependencies: ["HeraldTestSupport"]),
+        .testTarget(name: "KeysTests", dependencies: ["Keys", "HeraldTestSupport"]),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "Keys", "HeraldTestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "HeraldTestSupport"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "APNs", "Keys", "HeraldTestSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestSupport
 
 /// Runs a reference tool (python3 with PyJWT, openssl) and returns its standard output.
 enum ExternalTool {
@@ -10,23 +11,15 @@ enum ExternalTool {
     }
 
     static func run(_ executable: String, _ arguments: [String], stdin: String = "") throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(command: executable, status: process.terminationStatus, stderr: String(decoding: err, as: UTF8.self))
+        let process = try ChildProcess("/usr/bin/env", [executable] + arguments, stdin: .pipe)
+        process.standardInput?.write(Data(stdin.utf8))
+        try process.standardInput?.close()
+        let status = process.waitUntilExit()
+        let out = process.waitForCapturedOutput()
+        guard status == 0 else {
+            throw Failure(
+                command: executable, status: status,
+                stderr: String(decoding: process.waitForCapturedErrors(), as: UTF8.self))
         }
         return String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

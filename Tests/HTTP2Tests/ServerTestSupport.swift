@@ -2,6 +2,7 @@
 // its own loops, a thread runner for the blocking clients, and a runner for nghttp2's tools.
 import Foundation
 import Glibc
+import HeraldTestSupport
 import Synchronization
 
 @testable import HTTP2
@@ -132,25 +133,9 @@ struct ToolRun: Sendable {
 /// Runs `executable` with `arguments`, stdout and stderr into one temporary file, and waits.
 func runTool(_ executable: String, _ arguments: [String]) async throws -> ToolRun {
     let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("herald-tool-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: outputURL) }
-    let output = try FileHandle(forWritingTo: outputURL)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = output
-    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-        process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
-        do {
-            try process.run()
-        } catch {
-            process.terminationHandler = nil
-            continuation.resume(throwing: error)
-        }
-    }
-    try output.close()
+    let status = try await ChildProcess(executable, arguments, stdout: .file(outputURL.path), stderr: .standardOutput)
+        .waitForExit()
     let text = try String(contentsOf: outputURL, encoding: .utf8)
     return ToolRun(status: status, output: text)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP2
+import HeraldTestSupport
 import Keys
 
 /// A client and a server session joined in memory: `pump()` moves ciphertext both ways until quiescent.
@@ -128,17 +129,10 @@ enum OpenSSLCommand {
     }
 
     static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let process = try ChildProcess("/usr/bin/openssl", arguments, stdout: .null)
+        let status = process.waitUntilExit()
+        let stderr = process.waitForCapturedErrors()
+        guard status == 0 else {
             throw Failure(
                 description: "openssl \(arguments.first ?? "") failed: \(String(decoding: stderr, as: UTF8.self))")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP2
 import HeraldCLI
+import HeraldTestSupport
 import Keys
 import Synchronization
 import Testing
@@ -104,24 +105,21 @@ struct BulkInterruptEndToEndTests {
 
     /// The binary with its standard input a pipe the test writes to (and keeps open: a slow input).
     final class Running: @unchecked Sendable {
-        // SAFETY: the test uses it from one task at a time; the pipes and process are thread-safe to read.
-        let process = Process()
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
+        // SAFETY: the test uses it from one task at a time; the file handles and process are thread-safe to read.
+        let process: ChildProcess
+        let input: FileHandle
+        let errors: FileHandle
 
         init(_ arguments: [String]) throws {
-            process.executableURL = URL(fileURLWithPath: try #require(BinaryTests.binary, "herald next to the tests"))
-            process.arguments = arguments
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
+            process = try ChildProcess(
+                try #require(BinaryTests.binary, "herald next to the tests"), arguments, stdin: .pipe, stderr: .pipe)
+            input = try #require(process.standardInput)
+            errors = try #require(process.standardError)
         }
 
-        func write(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+        func write(_ text: String) { input.write(Data(text.utf8)) }
 
-        func interrupt() { kill(process.processIdentifier, SIGINT) }
+        func interrupt() { process.send(SIGINT) }
 
         /// Standard error as it comes, until it contains `text` (read on a thread of its own: a
         /// blocking read must not hold one of the few threads the tests share).
@@ -130,7 +128,7 @@ struct BulkInterruptEndToEndTests {
             return await Self.offThePool {
                 var seen = ""
                 while !seen.contains(text) {
-                    let chunk = errors.fileHandleForReading.availableData
+                    let chunk = errors.availableData
                     if chunk.isEmpty { break }
                     seen += String(decoding: chunk, as: UTF8.self)
                 }
@@ -140,14 +138,11 @@ struct BulkInterruptEndToEndTests {
 
         /// Waits for the exit (on a thread of its own): status and the rest of standard error.
         func finish() async -> (status: Int32, stderr: String) {
-            let (process, output, errors, input) = (process, output, errors, input)
-            return await Self.offThePool {
-                _ = output.fileHandleForReading.readDataToEndOfFile()
-                let rest = errors.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                try? input.fileHandleForWriting.close()
-                return (process.terminationStatus, String(decoding: rest, as: UTF8.self))
-            }
+            let errors = errors
+            let rest = await Self.offThePool { errors.readDataToEndOfFile() }
+            let status = await process.waitForExit()
+            try? input.close()
+            return (status, String(decoding: rest, as: UTF8.self))
         }
 
         private static func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
@@ -177,7 +172,8 @@ struct BulkInterruptEndToEndTests {
         let sent = handler.paths.map(Self.lineIndex).sorted()
         #expect(resume >= 1000 && resume < total, "stopped early")
         #expect(sent == Array(1...resume), "every line before the resume point was sent, none after it")
-        #expect(stderr.contains("\(resume) sent (reached APNs): \(resume) accepted, 0 rejected; 0 not sent"), "\(stderr)")
+        #expect(
+            stderr.contains("\(resume) sent (reached APNs): \(resume) accepted, 0 rejected; 0 not sent"), "\(stderr)")
 
         let resumed = try Running(fixture.arguments(["--requests", file, "--skip-lines", String(resume)]))
         let second = await resumed.finish()

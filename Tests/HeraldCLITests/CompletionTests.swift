@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCLI
+import HeraldTestSupport
 import Testing
 
 /// `herald completion bash|zsh|fish`: generated from the command specs, so every command and every
@@ -39,15 +40,10 @@ struct CompletionTests {
         try Data(await script("bash").utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         func bash(_ command: String) throws -> (Int32, String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["--norc", "--noprofile", "-c", command]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
+            let process = try ChildProcess(
+                "/bin/bash", ["--norc", "--noprofile", "-c", command], stdin: .null, stderr: .inherit)
+            let status = process.waitUntilExit()
+            return (status, String(decoding: process.waitForCapturedOutput(), as: UTF8.self))
         }
         #expect(try bash("bash -n '\(path)'").0 == 0, "bash -n accepts the script")
         func complete(_ words: [String]) throws -> [String] {

@@ -1,30 +1,23 @@
 import Foundation
+import HeraldTestSupport
 import Keys
 import Testing
 
 /// `herald gateway` as a child process on an ephemeral loopback port, stopped with SIGTERM.
 final class GatewayProcess {
-    let process = Process()
+    let process: ChildProcess
     let port: Int
     /// The first line it printed on standard output.
     let firstLine: String
     private let output: FileHandle
-    private let errors: PipeReading
 
     /// Starts `herald gateway --listen 127.0.0.1:0` plus `arguments` and returns once it printed where
     /// it listens.
     init(_ arguments: [String], directory: String? = nil) throws {
-        process.executableURL = URL(
-            fileURLWithPath: try #require(HeraldBinary.path, "herald binary next to the test bundle"))
-        process.arguments = ["gateway", "--listen", "127.0.0.1:0"] + arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let outputPipe = Pipe()
-        let errorPipe = Pipe()
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
-        output = outputPipe.fileHandleForReading
-        try process.run()
-        errors = Thread.detachNewThreadReading(errorPipe.fileHandleForReading)
+        process = try ChildProcess(
+            try #require(HeraldBinary.path, "herald binary next to the test bundle"),
+            ["gateway", "--listen", "127.0.0.1:0"] + arguments, directory: directory, stdout: .pipe)
+        output = try #require(process.standardOutput)
         var text = ""
         while !text.contains("\n") {
             let chunk = output.availableData
@@ -35,9 +28,10 @@ final class GatewayProcess {
         guard let range = firstLine.range(of: "://127.0.0.1:"),
             let port = Int(firstLine[range.upperBound...].prefix { $0.isNumber })
         else {
-            process.terminate()
-            process.waitUntilExit()
-            throw GatewayProcessError(firstLine: firstLine, errors: String(decoding: errors.wait(), as: UTF8.self))
+            process.send(SIGTERM)
+            _ = process.waitUntilExit()
+            throw GatewayProcessError(
+                firstLine: firstLine, errors: String(decoding: process.waitForCapturedErrors(), as: UTF8.self))
         }
         self.port = port
     }
@@ -47,12 +41,12 @@ final class GatewayProcess {
     /// Sends SIGTERM (or SIGINT, as Ctrl-C does) and returns its exit status, the rest of standard
     /// output and all of standard error.
     func stop(interrupt: Bool = false) -> (status: Int32, stdout: String, stderr: String) {
-        if interrupt { process.interrupt() } else { process.terminate() }
+        process.send(interrupt ? SIGINT : SIGTERM)
         let rest = output.readDataToEndOfFile()
-        process.waitUntilExit()
+        let status = process.waitUntilExit()
         return (
-            process.terminationStatus, String(decoding: rest, as: UTF8.self),
-            String(decoding: errors.wait(), as: UTF8.self)
+            status, String(decoding: rest, as: UTF8.self),
+            String(decoding: process.waitForCapturedErrors(), as: UTF8.self)
         )
     }
 }
@@ -66,22 +60,14 @@ struct GatewayProcessError: Error, CustomStringConvertible {
 /// curl as a child process: the body, then the status and HTTP version curl saw.
 enum Curl {
     static func run(_ arguments: [String]) throws -> (exit: Int32, body: String, status: Int, version: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sS", "--max-time", "20", "-w", "\n%{http_code} %{http_version}"] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let errorsRead = Thread.detachNewThreadReading(errors.fileHandleForReading)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        _ = errorsRead.wait()
-        process.waitUntilExit()
+        let process = try ChildProcess(
+            "/usr/bin/curl", ["-sS", "--max-time", "20", "-w", "\n%{http_code} %{http_version}"] + arguments)
+        let status = process.waitUntilExit()
+        let text = String(decoding: process.waitForCapturedOutput(), as: UTF8.self)
         let lastNewline = text.lastIndex(of: "\n") ?? text.startIndex
         let trailer = text[lastNewline...].dropFirst().split(separator: " ")
         return (
-            process.terminationStatus, String(text[..<lastNewline]), trailer.first.flatMap { Int($0) } ?? 0,
+            status, String(text[..<lastNewline]), trailer.first.flatMap { Int($0) } ?? 0,
             trailer.count > 1 ? String(trailer[1]) : ""
         )
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestSupport
 import Testing
 
 /// The real `herald` binary (built next to the test bundle), run as a child process.
@@ -16,31 +17,22 @@ enum HeraldBinary {
     static func run(
         _ arguments: [String], stdin: String = "", environment: [String: String]? = nil, directory: String? = nil
     ) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(path, "herald binary next to the test bundle"))
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        if let environment { process.environment = environment }
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let errorsRead = Thread.detachNewThreadReading(errors.fileHandleForReading)
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errorsRead.wait()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let child = try ChildProcess(
+            try #require(path, "herald binary next to the test bundle"), arguments, environment: environment,
+            directory: directory, stdin: .pipe)
+        // Both streams are read on threads of their own meanwhile: a large input cannot deadlock.
+        child.standardInput?.write(Data(stdin.utf8))
+        try child.standardInput?.close()
+        let status = child.waitUntilExit()
+        let out = child.waitForCapturedOutput()
+        let err = child.waitForCapturedErrors()
+        return (status, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 }
 
 /// `herald emulator` as a child process: started on an ephemeral loopback port, stopped with SIGTERM.
 final class EmulatorProcess {
-    let process = Process()
+    let process: ChildProcess
     let port: Int
     private let output: FileHandle
 
@@ -48,15 +40,11 @@ final class EmulatorProcess {
     /// TLS with its generated CA in `directory`/herald-data when `tlsIn` is given), and returns once
     /// it printed where it listens.
     init(_ arguments: [String], tlsIn directory: String? = nil) throws {
-        process.executableURL = URL(
-            fileURLWithPath: try #require(HeraldBinary.path, "herald binary next to the test bundle"))
         let transport = directory.map { ["--data-dir", $0 + "/herald-data"] } ?? ["--plaintext", "--in-memory"]
-        process.arguments = ["emulator", "--listen", "127.0.0.1:0"] + transport + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.standardError
-        output = pipe.fileHandleForReading
-        try process.run()
+        process = try ChildProcess(
+            try #require(HeraldBinary.path, "herald binary next to the test bundle"),
+            ["emulator", "--listen", "127.0.0.1:0"] + transport + arguments, stdout: .pipe, stderr: .inherit)
+        output = try #require(process.standardOutput)
         var text = ""
         while !text.contains("\n") {
             let chunk = output.availableData
@@ -67,7 +55,7 @@ final class EmulatorProcess {
         guard let range = firstLine.range(of: "://127.0.0.1:"),
             let port = Int(firstLine[range.upperBound...].prefix { $0.isNumber })
         else {
-            process.terminate()
+            process.send(SIGTERM)
             throw EmulatorProcessError(firstLine: firstLine)
         }
         self.port = port
@@ -79,9 +67,8 @@ final class EmulatorProcess {
 
     /// Stops it as Ctrl-C would and returns its exit status.
     func stop() -> Int32 {
-        process.terminate()
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.send(SIGTERM)
+        return process.waitUntilExit()
     }
 }
 

@@ -2,6 +2,7 @@ import APNs
 import APNsClient
 import Foundation
 import HeraldCLI
+import HeraldTestSupport
 import Keys
 import Synchronization
 import Testing
@@ -309,20 +310,14 @@ struct BinaryTests {
     }()
 
     func run(_ arguments: [String], stdin: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.binary, "herald binary next to the test bundle"))
-        process.arguments = arguments
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let process = try ChildProcess(
+            try #require(Self.binary, "herald binary next to the test bundle"), arguments, stdin: .pipe)
+        process.standardInput?.write(Data(stdin.utf8))
+        try process.standardInput?.close()
+        let status = process.waitUntilExit()
+        let out = process.waitForCapturedOutput()
+        let err = process.waitForCapturedErrors()
+        return (status, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 
     @Test func exitCodesFromTheRealProcess() async throws {

@@ -1,8 +1,6 @@
 import Foundation
 import HTTP2
 
-
-
 /// nghttpd (Debian's nghttp2-server) on loopback, serving an empty file at /3/device/<token>.
 public final class Nghttpd {
     let process: ChildProcess
@@ -13,7 +11,8 @@ public final class Nghttpd {
     /// h2c when `tls` is nil; else TLS with the given PEM certificate and key.
     public init(tls: (certificate: String, key: String)? = nil, extraArguments: [String] = []) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("nghttpd-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory + "/htdocs/3/device", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory + "/htdocs/3/device", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: directory + "/htdocs/3/device/" + Self.token, contents: Data())
         if let tls {
             try Data(tls.certificate.utf8).write(to: URL(fileURLWithPath: directory + "/cert.pem"))
@@ -61,7 +60,9 @@ public final class Nghttpd {
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             close(fd)
             if result == 0 { return process.isRunning }
@@ -86,56 +87,3 @@ public final class Nghttpd {
 
     public struct NghttpdError: Error { public let message: String }
 }
-
-/// A child process started with posix_spawn and stopped with SIGKILL + waitpid (Foundation's
-/// Process.waitUntilExit can hang when called from a Swift concurrency thread).
-public final class ChildProcess {
-    public let pid: pid_t
-    private var stopped = false
-
-    public init(_ arguments: [String]) throws {
-        var pid: pid_t = 0
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let status = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
-        guard status == 0 else { throw Nghttpd.NghttpdError(message: "posix_spawn \(arguments[0]): \(status)") }
-        self.pid = pid
-    }
-
-    /// Whether the process has not exited (reaps it if it has).
-    public var isRunning: Bool {
-        guard !stopped else { return false }
-        var status: Int32 = 0
-        let result = waitpid(pid, &status, WNOHANG)
-        if result == pid {
-            stopped = true
-            return false
-        }
-        return true
-    }
-
-    public func stop() {
-        guard !stopped else { return }
-        stopped = true
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    }
-
-    /// Waits for the process to exit by itself; its exit status.
-    public func wait() -> Int32 {
-        guard !stopped else { return -1 }
-        stopped = true
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status >> 8) & 0xFF
-    }
-
-    deinit { stop() }
-}
-

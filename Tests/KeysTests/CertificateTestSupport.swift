@@ -1,28 +1,19 @@
 import Foundation
+import HeraldTestSupport
 import Keys
 
 /// Runs `/usr/bin/openssl` and returns what it printed, for checking generated certificates against it.
 enum OpenSSLOutput {
     /// The standard output of `openssl arguments`; throws `OpenSSLTool.Failure` on a nonzero exit.
     static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let process = try ChildProcess("/usr/bin/openssl", arguments)
+        let status = process.waitUntilExit()
+        guard status == 0 else {
             throw OpenSSLTool.Failure(
-                arguments: arguments, status: process.terminationStatus,
-                stderr: String(decoding: stderr, as: UTF8.self))
+                arguments: arguments, status: status,
+                stderr: String(decoding: process.waitForCapturedErrors(), as: UTF8.self))
         }
-        return String(decoding: stdout, as: UTF8.self)
+        return String(decoding: process.waitForCapturedOutput(), as: UTF8.self)
     }
 }
 

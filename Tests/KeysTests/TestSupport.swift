@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestSupport
 import Keys
 
 /// A temporary directory for one test, removed when the value goes away.
@@ -52,22 +53,14 @@ enum OpenSSLTool {
     /// Runs openssl with `arguments`; returns its exit status (stdin is empty, so it can never prompt).
     @discardableResult
     static func run(_ arguments: [String], allowFailure: Bool = false) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus != 0 && !allowFailure {
+        let process = try ChildProcess("/usr/bin/openssl", arguments, stdout: .null)
+        let status = process.waitUntilExit()
+        if status != 0 && !allowFailure {
             throw Failure(
-                arguments: arguments, status: process.terminationStatus,
-                stderr: String(decoding: stderr, as: UTF8.self))
+                arguments: arguments, status: status,
+                stderr: String(decoding: process.waitForCapturedErrors(), as: UTF8.self))
         }
-        return process.terminationStatus
+        return status
     }
 }
 

@@ -2,6 +2,7 @@ import APNs
 import Foundation
 import Gateway
 import HTTP2
+import HeraldTestSupport
 import Testing
 
 /// Which protocol curl speaks to the gateway.
@@ -126,24 +127,8 @@ struct ToolRun {
 /// Runs a program to its end; its standard output and error, together.
 func runTool(_ executable: String, _ arguments: [String]) async throws -> ToolRun {
     let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("herald-tool-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: outputURL) }
-    let output = try FileHandle(forWritingTo: outputURL)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = output
-    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-        process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
-        do {
-            try process.run()
-        } catch {
-            process.terminationHandler = nil
-            continuation.resume(throwing: error)
-        }
-    }
-    try output.close()
+    let status = try await ChildProcess(executable, arguments, stdout: .file(outputURL.path), stderr: .standardOutput)
+        .waitForExit()
     return ToolRun(status: status, output: try String(contentsOf: outputURL, encoding: .utf8))
 }
