@@ -31,6 +31,25 @@ struct GatewayParseTests {
         #expect(serve.configPath == nil)
     }
 
+    @Test func theDeliveryFlagsAndTheirBounds() throws {
+        let flags = ["--claim-batch", "50", "--send-concurrency", "300", "--lease", "15"]
+        guard case .serve(let serve) = try Self.options(["--data-dir", "d"] + flags + Self.app).action else {
+            throw UsageError.missingArgument("serve")
+        }
+        #expect(serve.claimBatch == 50 && serve.sendConcurrency == 300 && serve.leaseSeconds == 15)
+        guard case .serve(let defaults) = try Self.options(["--data-dir", "d"] + Self.app).action else {
+            throw UsageError.missingArgument("serve")
+        }
+        #expect(defaults.claimBatch == nil && defaults.sendConcurrency == nil && defaults.leaseSeconds == nil)
+        for (flag, value) in [
+            ("--claim-batch", "0"), ("--claim-batch", "10001"), ("--send-concurrency", "x"),
+            ("--lease", "0"),
+        ] {
+            #expect(throws: UsageError.self) { try Self.options(["--data-dir", "d", flag, value] + Self.app) }
+        }
+        #expect(throws: UsageError.self) { try Self.options(["key", "list", "--data-dir", "d", "--lease", "5"]) }
+    }
+
     @Test func theDefaultsAndAConfigAlone() throws {
         guard case .serve(let serve) = try Self.options(["--data-dir", "d", "--config", "g.json"]).action else {
             throw UsageError.missingArgument("serve")

@@ -14,6 +14,13 @@ extension CommandSpec {
                 "config", valueName: "FILE", help: "A JSON file of apps, each with credentials and environments."),
             OptionSpec("tls-cert", valueName: "FILE", help: "Serve the API over TLS: the PEM certificate chain."),
             OptionSpec("tls-key", valueName: "FILE", help: "The PEM private key of --tls-cert.", isSecret: true),
+            OptionSpec("claim-batch", valueName: "N", help: "Deliveries each worker claims at a time (default 500)."),
+            OptionSpec(
+                "send-concurrency", valueName: "N",
+                help: "Sends in flight at most, shared by max(2, N / claim batch) workers (default 1000)."),
+            OptionSpec(
+                "lease", valueName: "SECONDS",
+                help: "How long a claim holds its rows; a crash's claims are sent again after it (default 120)."),
             OptionSpec("scope", valueName: "SCOPE", help: "key create: admin, send or register (default send)."),
             OptionSpec("name", valueName: "NAME", help: "key create: a name to recognise the key by."),
             OptionSpec("json", help: "key list: one JSON object per key."),

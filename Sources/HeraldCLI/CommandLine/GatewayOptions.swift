@@ -24,6 +24,10 @@ public struct GatewayOptions: Equatable, Sendable {
         public var configPath: String?
         public var tlsCertificate: String?
         public var tlsKey: String?
+        /// --claim-batch, --send-concurrency, --lease (seconds): nil keeps `DeliveryEngineConfiguration`'s default.
+        public var claimBatch: Int? = nil
+        public var sendConcurrency: Int? = nil
+        public var leaseSeconds: Int? = nil
     }
 
     public var dataDirectory: String
@@ -31,7 +35,7 @@ public struct GatewayOptions: Equatable, Sendable {
 
     /// The options of serving (all but --data-dir and the key options).
     static let serveOnly =
-        ["listen", "topic", "config", "tls-cert", "tls-key"]
+        ["listen", "topic", "config", "tls-cert", "tls-key", "claim-batch", "send-concurrency", "lease"]
         + OptionSpec.credentialOptions.map(\.name) + OptionSpec.destinationOptions.map(\.name)
     static let keyOptions = ["scope", "name", "json", "strict"]
 
@@ -123,6 +127,16 @@ public struct GatewayOptions: Equatable, Sendable {
             host: host.isEmpty ? "127.0.0.1" : host, port: port, topic: topic, credentials: .none,
             destination: .sandbox, alternativePort: false, caFile: nil, proxy: nil, configPath: configPath,
             tlsCertificate: tlsCertificate, tlsKey: tlsKey)
+        func count(_ option: String, _ range: ClosedRange<Int>, _ rule: String) throws(UsageError) -> Int? {
+            guard let text = parsed.value(option) else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw .invalidValue(option: "--" + option, value: text, rule: rule)
+            }
+            return value
+        }
+        serve.claimBatch = try count("claim-batch", 1...10_000, "must be a whole number from 1 to 10000")
+        serve.sendConcurrency = try count("send-concurrency", 1...100_000, "must be a whole number from 1 to 100000")
+        serve.leaseSeconds = try count("lease", 1...86_400, "must be a whole number of seconds from 1 to 86400")
         guard topic != nil else {
             // Without --topic the app flags configure nothing; typed ones are a mistake worth saying.
             let appFlags = (OptionSpec.credentialOptions + OptionSpec.destinationOptions).map(\.name)

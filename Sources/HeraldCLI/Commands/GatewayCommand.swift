@@ -35,12 +35,17 @@ struct GatewayCommand {
         // stops the gateway as soon as it reads the address must get a clean stop, not a killed process.
         let terminated = Task { await context.waitForTermination() }
         let directory = GatewayDataDirectory(path: options.dataDirectory)
+        let defaults = DeliveryEngineConfiguration()
+        let delivery = DeliveryEngineConfiguration(
+            claimBatchSize: serve.claimBatch ?? defaults.claimBatchSize,
+            leaseMilliseconds: serve.leaseSeconds.map { $0 * 1_000 } ?? defaults.leaseMilliseconds,
+            sendConcurrency: serve.sendConcurrency ?? defaults.sendConcurrency)
         let runtime: GatewayRuntime
         do {
             runtime = try await GatewayRuntime.start(
                 GatewayRuntime.Options(
                     dataDirectory: directory, apps: apps, host: serve.host, port: serve.port, tls: tls,
-                    clock: context.nowMilliseconds))
+                    clock: context.nowMilliseconds, delivery: delivery))
         } catch {
             context.standardError("herald gateway: \(Self.explain(error))\n")
             return ExitStatus.failure
