@@ -2,6 +2,7 @@ import APNs
 import Foundation
 import Gateway
 import Glibc
+import HeraldTestSupport
 import Testing
 
 /// `herald gateway` killed with SIGKILL in the middle of a 20,000-device send, then restarted on the
@@ -59,9 +60,9 @@ struct GatewayCrashTests {
             try #require(clock.now < end, "no progress: \(counts)")
             try await Task.sleep(for: .milliseconds(20))
         }
-        kill(first.process.processIdentifier, SIGKILL)
-        first.process.waitUntilExit()
-        #expect(first.process.terminationReason == .uncaughtSignal && first.process.terminationStatus == SIGKILL)
+        first.process.send(SIGKILL)
+        // ChildProcess reports a death by signal as 128 + the signal.
+        #expect(await first.process.waitForExit() == 128 + SIGKILL)
         let acceptedAtKill = try Self.emulatorLog(emulator).count
         #expect(acceptedAtKill > 0 && acceptedAtKill < Self.devices, "the kill came mid-way: \(acceptedAtKill)")
         let cleared = try Curl.run([
