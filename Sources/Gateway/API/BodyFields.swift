@@ -7,15 +7,7 @@ enum BodyFields {
     /// The body as a JSON object without repeated keys.
     static func object(_ bytes: [UInt8]) throws(GatewayAPIError) -> JSONObject {
         guard !bytes.isEmpty else { throw .badRequest(field: "body", "is empty; send a JSON object") }
-        let value: JSONValue
-        do {
-            value = try JSONValue(parsing: bytes)
-        } catch {
-            throw .badRequest(field: "body", "is not JSON: \(error)")
-        }
-        guard let object = value.objectValue else {
-            throw .badRequest(field: "body", "is \(value.kindDescription); send a JSON object")
-        }
+        let object = try GatewayJSONBody.parseObject(bytes)
         try refuseRepeatsAndUnknown(object, at: "", allowed: nil)
         return object
     }

@@ -12,6 +12,18 @@ struct GatewayJSONBody {
             object = JSONObject()
             return
         }
+        let object = try Self.parseObject(bytes)
+        if let duplicate = object.duplicateKeys.first {
+            throw .badRequest(field: duplicate, "appears twice")
+        }
+        for key in object.keys where !fields.contains(key) {
+            throw .badRequest(field: key, "is not a \(kind) field; use \(fields.joined(separator: ", "))")
+        }
+        self.object = object
+    }
+
+    /// `bytes` as a JSON object; errors name `body`.
+    static func parseObject(_ bytes: [UInt8]) throws(GatewayAPIError) -> JSONObject {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: bytes)
@@ -21,13 +33,7 @@ struct GatewayJSONBody {
         guard let object = value.objectValue else {
             throw .badRequest(field: "body", "is \(value.kindDescription); send a JSON object")
         }
-        if let duplicate = object.duplicateKeys.first {
-            throw .badRequest(field: duplicate, "appears twice")
-        }
-        for key in object.keys where !fields.contains(key) {
-            throw .badRequest(field: key, "is not a \(kind) field; use \(fields.joined(separator: ", "))")
-        }
-        self.object = object
+        return object
     }
 
     /// A non-empty string, or nil when absent or null.

@@ -164,19 +164,7 @@ enum NotificationBody {
     }
 
     private static func environment(_ object: JSONObject, app: App) throws(GatewayAPIError) -> Environment {
-        guard let text = try BodyFields.string(object, "environment") else { return app.defaultEnvironment }
-        let environment: Environment
-        do {
-            environment = try Environment(text)
-        } catch {
-            throw .badRequest(error)
-        }
-        guard app.environments.contains(environment) else {
-            let configured = app.environments.map(\.rawValue).sorted().joined(separator: ", ")
-            throw .badRequest(
-                field: "environment", "is \(environment); '\(app.bundleID)' is configured for \(configured) only")
-        }
-        return environment
+        try GatewayJSONBody.environment(try BodyFields.string(object, "environment"), for: app)
     }
 
     static let schema: JSONValue = [
