@@ -46,6 +46,20 @@ extension SQLiteGatewayStore {
             var notifications: [NotificationID: StoredNotification] = [:]
             var changes: [NotificationID: NotificationCounts] = [:]
             for outcome in outcomes {
+                // A success (nearly every outcome of a fan-out) is one UPDATE, without reading the
+                // row back: what `Delivery.applying(.succeeded)` does, written in SQL.
+                if case .succeeded(let uniqueID) = outcome.result {
+                    let ended = try database.query(
+                        """
+                        UPDATE deliveries SET status = 'succeeded', reason = NULL, attempts = attempts + 1,
+                            last_attempt_at = ?, apns_unique_id = ?, claimed_by = NULL, claimed_until = NULL
+                            WHERE seq = ? AND status = 'pending'
+                            RETURNING notification_id
+                        """, [.integer(now), SQLiteValue(uniqueID), .integer(outcome.deliveryID)]
+                    ) { $0.string(0) }
+                    if let id = ended.first ?? nil { changes[id, default: NotificationCounts()].count(.succeeded) }
+                    continue
+                }
                 guard
                     let delivery = try database.select(
                         "SELECT \(Self.deliveryColumns) FROM deliveries WHERE seq = ? AND status = 'pending'",
