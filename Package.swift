@@ -23,8 +23,10 @@ let package = Package(
         .library(name: "Emulator", targets: ["Emulator"]),
         // The SQLite wrapper, for services built on Herald that keep their own state.
         .library(name: "Storage", targets: ["Storage"]),
-        // The provider gateway: its model, store and HTTP API so far (its workers and command come next).
+        // The provider gateway: model, stores, HTTP API, delivery engine and the runtime `herald gateway` runs.
         .library(name: "Gateway", targets: ["Gateway"]),
+        // The libpq wrapper, like Storage: its types appear in the Gateway's API (GatewayStoreError.database).
+        .library(name: "Postgres", targets: ["Postgres"]),
         // What an iPhone does with a notification (authorization, delivery, presentation), on an injected clock.
         .library(name: "DeviceModel", targets: ["DeviceModel"]),
     ],

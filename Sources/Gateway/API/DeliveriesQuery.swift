@@ -10,35 +10,28 @@ struct DeliveriesQuery: Equatable {
     var cursor: Int?
     var limit = defaultLimit
 
-    /// Parses the request target's query; an unknown, repeated or malformed parameter is a 400
-    /// naming it.
+    /// Parses the request target's query (`GatewayQuery`); an unknown, repeated or malformed
+    /// parameter is a 400 naming it.
     init(target: String) throws(GatewayAPIError) {
-        guard let mark = target.firstIndex(of: "?") else { return }
-        var seen: Set<String> = []
-        for pair in target[target.index(after: mark)...].split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
-            let value = parts.count == 2 ? String(parts[1]) : ""
-            guard Self.parameters.contains(name) else {
-                throw .badRequest(
-                    field: name, "is not a parameter here; use \(Self.parameters.joined(separator: ", "))")
+        let query = try GatewayQuery(target: target)
+        try query.allow(Self.parameters)
+        if let value = query["cursor"] {
+            guard let number = Self.digits(value) else {
+                throw .badRequest(field: "cursor", "'\(value)' is not a cursor; pass the next-cursor of the page before")
             }
-            guard seen.insert(name).inserted else { throw .badRequest(field: name, "appears twice") }
-            // Both are decimal digits, so nothing needs percent-decoding: anything else is refused.
-            let number = value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ? Int(value) : nil
-            if name == "cursor" {
-                guard let number else {
-                    throw .badRequest(
-                        field: "cursor", "'\(value)' is not a cursor; pass the next-cursor of the page before")
-                }
-                cursor = number
-            } else {
-                guard let number, (1...Self.maximumLimit).contains(number) else {
-                    throw .badRequest(field: "limit", "'\(value)' is not a limit; use 1 to \(Self.maximumLimit)")
-                }
-                limit = number
-            }
+            cursor = number
         }
+        if let value = query["limit"] {
+            guard let number = Self.digits(value), (1...Self.maximumLimit).contains(number) else {
+                throw .badRequest(field: "limit", "'\(value)' is not a limit; use 1 to \(Self.maximumLimit)")
+            }
+            limit = number
+        }
+    }
+
+    /// A number of decimal digits only (no sign, no spaces), else nil.
+    private static func digits(_ value: String) -> Int? {
+        value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ? Int(value) : nil
     }
 
     /// The page as `gateway-deliveries` (docs/GATEWAY.md).
