@@ -1,4 +1,5 @@
 import Foundation
+import Gateway
 import Glibc
 import HeraldTestSupport
 import Testing
@@ -45,19 +46,32 @@ struct GatewayPostgresTests {
         // Polled: the gateways are other processes. The second is killed once it has sent some.
         let clock = ContinuousClock()
         let end = clock.now + .seconds(120)
-        while try GatewayShare(of: run.gateways[1], api: run.api).succeeded < 100 {
+        var killed = try GatewayShare(of: run.gateways[1], api: run.api)
+        while killed.succeeded < 100 {
             try #require(clock.now < end, "the second gateway sent nothing")
             try await Task.sleep(for: .milliseconds(20))
+            killed = try GatewayShare(of: run.gateways[1], api: run.api)
         }
         run.gateways[1].process.send(SIGKILL)
         #expect(await run.gateways[1].process.waitForExit() == 128 + SIGKILL)
         let acceptedAtKill = try GatewayCrashTests.emulatorLog(run.emulator).count
         #expect(acceptedAtKill < Self.devices, "the kill came mid-way: \(acceptedAtKill)")
+        // What the killed process held: rows still pending under its claim, which only the other
+        // process can finish, once their leases run out.
+        let store = try PostgresGatewayStore(conninfo: run.database)
+        let orphaned = try await Self.rows(id, in: store).filter {
+            $0.status == .pending && $0.claimedBy == killed.claimer
+        }
+        #expect(!orphaned.isEmpty && orphaned.count <= Self.duplicateBound, "\(orphaned.count) claims in flight")
 
         let done = try await run.api.waitUntilDone(id, deadline: .seconds(240))
         let counts = try #require(done["counts"] as? [String: Any])
         #expect(counts["succeeded"] as? Int == Self.devices && counts["failed"] as? Int == 0, "\(done)")
 
+        let finished = Dictionary(uniqueKeysWithValues: try await Self.rows(id, in: store).map { ($0.id, $0) })
+        #expect(
+            orphaned.allSatisfy { finished[$0.id]?.status == .succeeded && finished[$0.id]?.claimedBy == nil },
+            "the killed process's claims were sent by the other")
         var apnsIDs: [String: String] = [:]
         for row in try run.api.deliveries(id) { apnsIDs[row.token] = row.apnsID.lowercased() }
         let accepted = try GatewayCrashTests.emulatorLog(run.emulator)
@@ -74,8 +88,20 @@ struct GatewayPostgresTests {
         #expect(duplicates.count <= Self.duplicateBound, "\(duplicates.count) duplicates > \(Self.duplicateBound)")
         print(
             "GatewayPostgresTests: killed the second gateway at \(acceptedAtKill) of \(Self.devices) accepted; "
-                + "\(duplicates.count) sent twice (bound \(Self.duplicateBound)), first gateway: "
-                + "\(try GatewayShare(of: run.gateways[0], api: run.api))")
+                + "\(orphaned.count) claims left in flight, \(duplicates.count) sent twice (bound "
+                + "\(Self.duplicateBound)), first gateway: \(try GatewayShare(of: run.gateways[0], api: run.api))")
+    }
+
+    /// Every delivery row of the notification, read from the database.
+    static func rows(_ id: String, in store: PostgresGatewayStore) async throws -> [Delivery] {
+        var rows: [Delivery] = []
+        var cursor: Int?
+        repeat {
+            let page = try await store.deliveries(notificationID: id, after: cursor, limit: 1_000)
+            rows += page.deliveries
+            cursor = page.nextCursor
+        } while cursor != nil
+        return rows
     }
 }
 
@@ -87,10 +113,12 @@ struct TwoGateways {
     let gateways: [GatewayProcess]
     let api: GatewayAPI
     let tokens: [String]
+    /// The database's connection string.
+    let database: String
 
     init(devices: Int, latencyMilliseconds: Int) async throws {
         scratch = try GatewayScratch()
-        let database = try PostgresTestServer.makeDatabase()
+        database = try PostgresTestServer.makeDatabase()
         tokens = (0..<devices).map { index in
             let hex = String(index, radix: 16)
             return "b2" + String(repeating: "0", count: 62 - hex.count) + hex
