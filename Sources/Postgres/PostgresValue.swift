@@ -2,8 +2,8 @@
 ///
 /// Parameters go to the server in binary form with their type named, so `$1` is never guessed from
 /// text: an `.bigint` compared with an `integer` column is widened by the server, a `.text` where a
-/// number is expected is refused with SQLSTATE 42883 (no such operator). Arrays travel as `.text`
-/// `.textArray`, which `unnest($1)` and `= ANY($1)` take.
+/// number is expected is refused with SQLSTATE 42883 (no such operator). Arrays travel as
+/// `.textArray` and `.bigintArray`, which `unnest($1)` and `= ANY($1)` take.
 public enum PostgresValue: Sendable, Hashable {
     case text(String)
     /// `integer` (int4).
@@ -14,6 +14,11 @@ public enum PostgresValue: Sendable, Hashable {
     case bool(Bool)
     /// `text[]`, one dimension (elements are not NULL).
     case textArray([String])
+    /// `text[]` whose elements may be NULL (nil), one dimension: a column of optional values for
+    /// a multi-row `INSERT ... SELECT FROM unnest(...)`.
+    case optionalTextArray([String?])
+    /// `bigint[]`, one dimension (for `= ANY($1)` over row ids).
+    case bigintArray([Int64])
     /// SQL NULL; its type is inferred by the server from where it is used.
     case null
 
@@ -34,7 +39,8 @@ public enum PostgresValue: Sendable, Hashable {
         case .bigint: 20
         case .bytea: 17
         case .bool: 16
-        case .textArray: 1009
+        case .textArray, .optionalTextArray: 1009
+        case .bigintArray: 1016
         case .null: 0
         }
     }
@@ -56,6 +62,26 @@ public enum PostgresValue: Sendable, Hashable {
             for string in strings {
                 Self.append(Int32(clamping: string.utf8.count), to: &buffer)
                 buffer.append(contentsOf: string.utf8)
+            }
+        case .optionalTextArray(let strings):
+            let hasNulls: Int32 = strings.contains(nil) ? 1 : 0
+            let header: [Int32] =
+                strings.isEmpty ? [0, 0, 25] : [1, hasNulls, 25, Int32(clamping: strings.count), 1]
+            for field in header { Self.append(field, to: &buffer) }
+            for string in strings {
+                guard let string else {
+                    Self.append(-1, to: &buffer)
+                    continue
+                }
+                Self.append(Int32(clamping: string.utf8.count), to: &buffer)
+                buffer.append(contentsOf: string.utf8)
+            }
+        case .bigintArray(let values):
+            let header: [Int32] = values.isEmpty ? [0, 0, 20] : [1, 0, 20, Int32(clamping: values.count), 1]
+            for field in header { Self.append(field, to: &buffer) }
+            for value in values {
+                Self.append(8, to: &buffer)
+                withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
             }
         case .null: return false
         }

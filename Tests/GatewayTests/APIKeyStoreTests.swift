@@ -8,9 +8,9 @@ import Testing
 // thread add up past a minute. The limit is there to catch a hang, not to time the machine.
 @Suite(.timeLimit(.minutes(3)))
 struct APIKeyStoreTests {
-    @Test(arguments: StoreKind.withRegistry)
+    @Test(arguments: StoreKind.allCases)
     func aKeyVerifiesByItsSecretUntilRevoked(_ kind: StoreKind) async throws {
-        let fixture = try RegistryStoreFixture(kind)
+        let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         let (admin, secret) = try await fixture.store.createAPIKey(
             name: "ops", scope: .admin, bundleID: nil, now: Clock.start)
@@ -30,9 +30,9 @@ struct APIKeyStoreTests {
         #expect(try await store.apiKeys().map(\.revokedAt) == [Clock.start + 2, nil])
     }
 
-    @Test(arguments: StoreKind.withRegistry)
+    @Test(arguments: StoreKind.allCases)
     func aKeyIDOrSecretIsNotStoredTwice(_ kind: StoreKind) async throws {
-        let fixture = try RegistryStoreFixture(kind)
+        let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         let key = APIKey(id: "key_1", name: "a", scope: .send, bundleID: nil, createdAt: Clock.start)
         try await fixture.store.insertAPIKey(key, secretHash: APIKey.hash(secret: "one"))

@@ -19,9 +19,9 @@ struct GatewayDeviceImportTests {
         return (summary, refusals)
     }
 
-    @Test(arguments: StoreKind.withRegistry)
+    @Test(arguments: StoreKind.allCases)
     func importsEveryFieldInBatchesAndCountsTheAppsDevices(_ kind: StoreKind) async throws {
-        let fixture = try RegistryStoreFixture(kind)
+        let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         _ = try await fixture.store.upsertDevice(try registration(99), now: Clock.start)
         var lines = [
@@ -51,9 +51,9 @@ struct GatewayDeviceImportTests {
         #expect(try await store.device(bundleID: bundleID, token: try token(5))?.environment == .production)
     }
 
-    @Test(arguments: StoreKind.withRegistry)
+    @Test(arguments: StoreKind.allCases)
     func aBadLineIsRefusedByNumberAndFieldAndTheOthersImported(_ kind: StoreKind) async throws {
-        let fixture = try RegistryStoreFixture(kind)
+        let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         let text = [
             try line(1),
@@ -113,9 +113,9 @@ struct GatewayDeviceImportTests {
         #expect(refusals.map(\.description) == ["line 2: token: is missing; it is required"])
     }
 
-    @Test(arguments: StoreKind.withRegistry)
+    @Test(arguments: StoreKind.allCases)
     func aReimportRefreshesRegisteredAtAndRevivesAPrunedToken(_ kind: StoreKind) async throws {
-        let fixture = try RegistryStoreFixture(kind)
+        let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         let importer = GatewayDeviceImport(bundleID: bundleID, environment: .production)
         let text = try line(1, #","tags":["old"]"#) + "\n" + (try line(2))

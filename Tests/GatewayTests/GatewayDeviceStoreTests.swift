@@ -8,9 +8,9 @@ import Testing
 // thread add up past a minute. The limit is there to catch a hang, not to time the machine.
 @Suite(.timeLimit(.minutes(3)))
 struct GatewayDeviceStoreTests {
-    @Test(arguments: StoreKind.withRegistry)
+    @Test(arguments: StoreKind.allCases)
     func anUploadIsStoredWithEveryField(_ kind: StoreKind) async throws {
-        let fixture = try RegistryStoreFixture(kind)
+        let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         let upload = DeviceRegistration(
             bundleID: bundleID, token: try token(1), environment: .sandbox, user: "alice",
@@ -24,9 +24,9 @@ struct GatewayDeviceStoreTests {
         #expect(try await fixture.store.device(bundleID: "com.example.other", token: try token(1)) == nil)
     }
 
-    @Test(arguments: StoreKind.withRegistry)
+    @Test(arguments: StoreKind.allCases)
     func tokensOfAnyEvenLengthAreKept(_ kind: StoreKind) async throws {
-        let fixture = try RegistryStoreFixture(kind)
+        let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         for hex in ["ab", String(repeating: "c0ffee", count: 30)] {
             let registration = DeviceRegistration(
@@ -38,9 +38,9 @@ struct GatewayDeviceStoreTests {
         }
     }
 
-    @Test(arguments: StoreKind.withRegistry)
+    @Test(arguments: StoreKind.allCases)
     func aReuploadReplacesTheFieldsAndRefreshesTheTime(_ kind: StoreKind) async throws {
-        let fixture = try RegistryStoreFixture(kind)
+        let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         _ = try await fixture.store.upsertDevice(try registration(1, user: "alice", tags: ["a"]), now: Clock.start)
         _ = try await fixture.store.upsertDevice(
@@ -51,9 +51,9 @@ struct GatewayDeviceStoreTests {
         #expect(try await fixture.store.deviceCounts(bundleID: bundleID) == [.active: 1])
     }
 
-    @Test(arguments: StoreKind.withRegistry)
+    @Test(arguments: StoreKind.allCases)
     func devicesAreDeletedAndListedByUser(_ kind: StoreKind) async throws {
-        let fixture = try RegistryStoreFixture(kind)
+        let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         for n in 1...4 {
             _ = try await fixture.store.upsertDevice(
@@ -68,9 +68,9 @@ struct GatewayDeviceStoreTests {
         #expect(try await store.devices(bundleID: bundleID, user: "carol").isEmpty)
     }
 
-    @Test(arguments: StoreKind.withRegistry)
+    @Test(arguments: StoreKind.allCases)
     func aBulkImportIsReadInBatches(_ kind: StoreKind) async throws {
-        let fixture = try RegistryStoreFixture(kind)
+        let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         let registrations = (1...2_500).lazy.compactMap { try? registration($0, tags: ["all"]) }
         let imported = try await fixture.store.importDevices(registrations, batchSize: 1_000, now: Clock.start)

@@ -8,20 +8,20 @@ import Testing
 enum StoreKind: String, CustomTestStringConvertible, Sendable {
     case memory, sqlite, postgres
 
-    /// The stores that implement all of `GatewayStore`.
-    static let allCases: [StoreKind] = [.memory, .sqlite]
-    /// The stores that implement `DeviceStore`, `LiveActivityStore` and `APIKeyStore` (PostgreSQL so
-    /// far implements these only).
-    static let withRegistry: [StoreKind] = allCases + [.postgres]
+    /// Every store: the shared suites run against each.
+    static let allCases: [StoreKind] = [.memory, .sqlite, .postgres]
 
     var testDescription: String { rawValue }
 }
 
-/// A store of one kind in a fresh directory, and the same store "after a restart": the same object
-/// in memory, a new connection to the same file for SQLite.
+/// A store of one kind in a fresh directory (SQLite) or database (PostgreSQL, on the test server),
+/// and the same store "after a restart": the same object in memory, a new connection to the same
+/// file or database otherwise.
 struct GatewayStoreFixture {
     let kind: StoreKind
     let directory: String
+    /// The PostgreSQL database's connection string ("" for the other kinds).
+    let conninfo: String
     let store: any GatewayStore
 
     init(_ kind: StoreKind) throws {
@@ -29,65 +29,28 @@ struct GatewayStoreFixture {
         directory =
             FileManager.default.temporaryDirectory.appendingPathComponent("herald-gateway-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = try Self.open(kind, directory: directory, previous: nil)
+        conninfo = kind == .postgres ? try PostgresTestServer.makeDatabase() : ""
+        store = try Self.open(kind, directory: directory, conninfo: conninfo, previous: nil)
     }
 
-    /// The store as a restarted gateway would open it.
+    /// The store as a restarted gateway (or a second process) would open it.
     func reopened() throws -> any GatewayStore {
-        try Self.open(kind, directory: directory, previous: store)
+        try Self.open(kind, directory: directory, conninfo: conninfo, previous: store)
     }
 
     func remove() {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private static func open(_ kind: StoreKind, directory: String, previous: (any GatewayStore)?) throws
-        -> any GatewayStore
+    private static func open(_ kind: StoreKind, directory: String, conninfo: String, previous: (any GatewayStore)?)
+        throws -> any GatewayStore
     {
         switch kind {
         case .memory: previous ?? InMemoryGatewayStore()
         case .sqlite: try SQLiteGatewayStore(path: directory + "/" + SQLiteGatewayStore.fileName)
-        case .postgres: throw FixtureError(message: "PostgresGatewayStore is not a complete GatewayStore yet")
+        case .postgres: try PostgresGatewayStore(conninfo: conninfo)
         }
     }
-}
-
-/// A `DeviceStore & LiveActivityStore & APIKeyStore` of one kind, fresh, and the same store "after a restart" (a new
-/// connection to the same database for PostgreSQL, whose test server each fixture gets a database of).
-struct RegistryStoreFixture {
-    let kind: StoreKind
-    let store: any DeviceStore & LiveActivityStore & APIKeyStore
-    private let complete: GatewayStoreFixture?
-    private let conninfo: String
-
-    init(_ kind: StoreKind) throws {
-        self.kind = kind
-        if kind == .postgres {
-            complete = nil
-            conninfo = try PostgresTestServer.makeDatabase()
-            store = try PostgresGatewayStore(conninfo: conninfo)
-        } else {
-            let complete = try GatewayStoreFixture(kind)
-            self.complete = complete
-            conninfo = ""
-            store = complete.store
-        }
-    }
-
-    func reopened() throws -> any DeviceStore & LiveActivityStore & APIKeyStore {
-        if let complete { return try complete.reopened() }
-        return try PostgresGatewayStore(conninfo: conninfo)
-    }
-
-    /// Removes the SQLite file; a PostgreSQL database goes with the test server.
-    func remove() {
-        complete?.remove()
-    }
-}
-
-struct FixtureError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
 }
 
 /// The injected clock's readings: milliseconds since 1970, from 2026-01-01.

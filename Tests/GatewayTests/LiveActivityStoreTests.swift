@@ -6,9 +6,9 @@ import Testing
 /// keeps them; PruningTests covers the same rule reached through delivery outcomes.
 @Suite(.timeLimit(.minutes(3)))
 struct LiveActivityStoreTests {
-    @Test(arguments: StoreKind.withRegistry)
+    @Test(arguments: StoreKind.allCases)
     func pushToStartTokensAreListedByUserReplacedAndDeleted(_ kind: StoreKind) async throws {
-        let fixture = try RegistryStoreFixture(kind)
+        let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         let store = fixture.store
         for (n, user, type) in [(1, "alice", "Score"), (2, "bob", "Score"), (3, "alice", "Delivery")] {
@@ -32,9 +32,9 @@ struct LiveActivityStoreTests {
         #expect(try await store.pushToStartTokens(bundleID: bundleID, user: "alice").map(\.token) == [try token(3)])
     }
 
-    @Test(arguments: StoreKind.withRegistry)
+    @Test(arguments: StoreKind.allCases)
     func anActivityHasTheTokenOfItsLastUpload(_ kind: StoreKind) async throws {
-        let fixture = try RegistryStoreFixture(kind)
+        let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         let store = fixture.store
         _ = try await store.upsertActivityToken(
@@ -51,9 +51,9 @@ struct LiveActivityStoreTests {
         #expect(try await store.activityToken(bundleID: bundleID, activityID: "game-1") == nil)
     }
 
-    @Test(arguments: StoreKind.withRegistry)
+    @Test(arguments: StoreKind.allCases)
     func pruneAppliesTheRuleToTheTokenOfEachKind(_ kind: StoreKind) async throws {
-        let fixture = try RegistryStoreFixture(kind)
+        let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }
         let store = fixture.store
         _ = try await store.upsertDevice(try registration(1), now: Clock.start)

@@ -30,7 +30,7 @@ struct PostgresConnectionTests {
         case .bigint(let number): #expect(try row.int(0) == Int(number))
         case .bytea(let bytes): #expect(try row.bytes(0) == bytes)
         case .bool(let flag): #expect(try row.bool(0) == flag)
-        case .textArray, .null: Issue.record("not a case of this test")
+        case .textArray, .optionalTextArray, .bigintArray, .null: Issue.record("not a case of this test")
         }
         #expect(try connection.query("SELECT count(*) FROM t WHERE v = $1", [value]).first?.int(0) == 1)
     }
@@ -44,6 +44,26 @@ struct PostgresConnectionTests {
         #expect(
             try connection.query("SELECT 'x, y' = ANY($1)", [.textArray(strings)]).first?.bool(0)
                 == strings.contains("x, y"))
+    }
+
+    @Test(arguments: [[], [0], [Int64.min, -1, 1, 1 << 40, Int64.max]])
+    func aBigintArrayArrivesElementByElement(_ numbers: [Int64]) throws {
+        let connection = try PostgresConnection(try PostgresTestServer.makeDatabase())
+        let rows = try connection.query(
+            "SELECT value FROM unnest($1::bigint[]) WITH ORDINALITY AS t(value, n) ORDER BY n", [.bigintArray(numbers)])
+        #expect(try rows.map { try $0.int(0) } == numbers.map { Int($0) })
+        #expect(
+            try connection.query("SELECT 1 = ANY($1)", [.bigintArray(numbers)]).first?.bool(0) == numbers.contains(1))
+    }
+
+    @Test func anOptionalTextArrayKeepsItsNulls() throws {
+        let connection = try PostgresConnection(try PostgresTestServer.makeDatabase())
+        let values: [String?] = ["a", nil, "", "NULL", nil]
+        let rows = try connection.query(
+            "SELECT value, value IS NULL FROM unnest($1::text[]) WITH ORDINALITY AS t(value, n) ORDER BY n",
+            [.optionalTextArray(values)])
+        #expect(try rows.map { try $0.string(0) } == values)
+        #expect(try rows.map { try $0.bool(1) } == values.map { $0 == nil })
     }
 
     @Test func nullsAreNilWhateverTheType() throws {

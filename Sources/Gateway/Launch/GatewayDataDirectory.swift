@@ -1,7 +1,8 @@
 // What `herald gateway --data-dir DIR` keeps on disk, as a library so the command stays thin:
 //
 //   DIR/                  made on first start, mode 0700 (it holds a key)
-//   DIR/gateway.sqlite    the store (SQLiteGatewayStore.fileName, with its WAL files)
+//   DIR/gateway.sqlite    the store (SQLiteGatewayStore.fileName, with its WAL files); not used
+//                         when the state is in PostgreSQL (`--database`, GatewayDatabase)
 //   DIR/admin-api-key     the first admin key's secret, mode 0600, written once when the store has
 //                         no key at all; the store itself keeps only the key's digest
 import APNs
@@ -20,11 +21,16 @@ public struct GatewayDataDirectory: Sendable {
     public var storePath: String { path + "/" + SQLiteGatewayStore.fileName }
     public var adminKeyPath: String { path + "/admin-api-key" }
 
-    /// Creates the directory if needed and opens (or creates) the store in it.
-    public func openStore() throws(GatewaySetupError) -> SQLiteGatewayStore {
+    /// Creates the directory (mode 0700) unless it exists; its parent must exist.
+    public func create() throws(GatewaySetupError) {
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw GatewaySetupError("cannot create the data directory '\(path)': \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Creates the directory if needed and opens (or creates) the store in it.
+    public func openStore() throws(GatewaySetupError) -> SQLiteGatewayStore {
+        try create()
         do {
             return try SQLiteGatewayStore(path: storePath)
         } catch {

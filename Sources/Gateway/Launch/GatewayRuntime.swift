@@ -1,5 +1,6 @@
-// One running gateway, what `herald gateway` starts and stops: the data directory's store, the APNs
-// clients of every configured app and environment, the delivery engine and the HTTP API.
+// One running gateway, what `herald gateway` starts and stops: the store (SQLite in the data
+// directory, or a PostgreSQL database that other gateway processes may share), the APNs clients of
+// every configured app and environment, the delivery engine and the HTTP API.
 //
 //   start:    clients -> store (+ first admin key) -> engine -> server
 //   shutdown: server (no new work) -> engine (batches in flight recorded, for a grace period)
@@ -19,7 +20,11 @@ import HTTP2
 public final class GatewayRuntime: Sendable {
     /// What to start.
     public struct Options: Sendable {
-        public var dataDirectory: GatewayDataDirectory
+        /// SQLite's file and the first admin key's secret; with `database`, the secret only (nil: no
+        /// admin key is made; `herald gateway key create` makes one).
+        public var dataDirectory: GatewayDataDirectory?
+        /// The state in PostgreSQL instead of the data directory's SQLite file.
+        public var database: GatewayDatabase?
         public var apps: [GatewayAppSettings]
         public var host: String
         /// 0 picks a free port; read it back from ``GatewayRuntime/port``.
@@ -33,13 +38,15 @@ public final class GatewayRuntime: Sendable {
         public var shutdownGracePeriod: Duration
 
         public init(
-            dataDirectory: GatewayDataDirectory, apps: [GatewayAppSettings], host: String = "127.0.0.1",
+            dataDirectory: GatewayDataDirectory?, database: GatewayDatabase? = nil, apps: [GatewayAppSettings],
+            host: String = "127.0.0.1",
             port: UInt16 = 0, tls: TLSContext? = nil,
             clock: @escaping @Sendable () -> Int = GatewayConfiguration.systemMillisecondClock,
             delivery: DeliveryEngineConfiguration = DeliveryEngineConfiguration(),
             shutdownGracePeriod: Duration = .seconds(10)
         ) {
             self.dataDirectory = dataDirectory
+            self.database = database
             self.apps = apps
             self.host = host
             self.port = port
@@ -50,7 +57,7 @@ public final class GatewayRuntime: Sendable {
         }
     }
 
-    public let store: SQLiteGatewayStore
+    public let store: any GatewayStore
     public let connections: APNsConnections
     public let server: GatewayServer
     public let engine: DeliveryEngine
@@ -64,7 +71,7 @@ public final class GatewayRuntime: Sendable {
     public var port: UInt16 { server.port }
 
     private init(
-        store: SQLiteGatewayStore, connections: APNsConnections, server: GatewayServer, engine: DeliveryEngine,
+        store: any GatewayStore, connections: APNsConnections, server: GatewayServer, engine: DeliveryEngine,
         firstAdminKey: APIKey?, loops: EventLoopGroup, shutdownGracePeriod: Duration
     ) {
         self.store = store
@@ -100,7 +107,7 @@ public final class GatewayRuntime: Sendable {
         }
         var clients: [APNsConnections.Key: APNsClient] = [:]
         let connections: APNsConnections
-        let store: SQLiteGatewayStore
+        let store: any GatewayStore
         let firstAdminKey: APIKey?
         do throws(GatewayStartError) {
             for app in options.apps {
@@ -118,9 +125,14 @@ public final class GatewayRuntime: Sendable {
                 }
             }
             connections = APNsConnections(clients)
+            store = try openStore(options)
             do throws(GatewaySetupError) {
-                store = try options.dataDirectory.openStore()
-                firstAdminKey = try await options.dataDirectory.createFirstAdminKey(in: store, now: options.clock())
+                if let directory = options.dataDirectory {
+                    try directory.create()
+                    firstAdminKey = try await directory.createFirstAdminKey(in: store, now: options.clock())
+                } else {
+                    firstAdminKey = nil
+                }
             } catch {
                 throw .setup(error)
             }
@@ -132,6 +144,8 @@ public final class GatewayRuntime: Sendable {
         var delivery = options.delivery
         delivery.clock = options.clock
         let engine = DeliveryEngine(store: store, connections: connections, configuration: delivery)
+        // Which process this is, for a database shared by several (the claimer in `claimed_by`).
+        engine.metrics.setInstance(claimer: delivery.claimer)
         var configuration = GatewayConfiguration(
             apps: apps, host: options.host, port: options.port, tls: options.tls, clock: options.clock)
         configuration.metrics = engine.metrics
@@ -151,6 +165,17 @@ public final class GatewayRuntime: Sendable {
         return GatewayRuntime(
             store: store, connections: connections, server: server, engine: engine, firstAdminKey: firstAdminKey,
             loops: loops, shutdownGracePeriod: options.shutdownGracePeriod)
+    }
+
+    /// The database's store, else the data directory's SQLite file.
+    private static func openStore(_ options: Options) throws(GatewayStartError) -> any GatewayStore {
+        if let database = options.database {
+            do { return try database.openStore() } catch { throw .database(error) }
+        }
+        guard let directory = options.dataDirectory else {
+            throw .setup(GatewaySetupError("no store: give a data directory or a database"))
+        }
+        do { return try directory.openStore() } catch { throw .setup(error) }
     }
 
     /// A client over HTTP/2 on the gateway's own event loops, with the engine's short in-send
@@ -185,6 +210,8 @@ public enum GatewayStartError: Error, Sendable, CustomStringConvertible {
     case client(APNsConnections.Key, APNsClientError)
     /// The data directory or the store.
     case setup(GatewaySetupError)
+    /// The PostgreSQL database: unreachable, a refused login, a newer schema.
+    case database(GatewaySetupError)
     /// The API could not bind (an address in use, a host that does not resolve).
     case listen(host: String, port: UInt16, reason: String)
 
@@ -193,6 +220,7 @@ public enum GatewayStartError: Error, Sendable, CustomStringConvertible {
         case .configuration(let error): "\(error)"
         case .client(let key, let error): "\(key): \(error)"
         case .setup(let error): error.message
+        case .database(let error): error.message
         case .listen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
         }
     }

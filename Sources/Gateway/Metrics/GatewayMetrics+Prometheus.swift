@@ -54,6 +54,14 @@ extension GatewayMetrics {
             &text, "herald_gateway_apns_connections", .gauge,
             "Open HTTP/2 connections to APNs, every app and environment.")
         sample(&text, "herald_gateway_apns_connections", [], "\(connections)")
+        if let claimer = state.claimer {
+            // Prometheus's info pattern: the value is 1, the label says which process this is, so the
+            // shares of several gateways on one database can be told apart (and matched to claimed_by).
+            family(
+                &text, "herald_gateway_instance_info", .gauge,
+                "This gateway process: claimer is its delivery engine's id in the deliveries' claimed_by.")
+            sample(&text, "herald_gateway_instance_info", [("claimer", claimer)], "1")
+        }
         return text
     }
 

@@ -36,6 +36,8 @@ public final class GatewayMetrics: Sendable {
         var pruned = 0
         /// nil until the first count.
         var queueDepth: Int?
+        /// The engine's claimer id (`claimed_by`), telling apart processes that share a database.
+        var claimer: String?
     }
 
     let state = Mutex(State())
@@ -64,6 +66,14 @@ public final class GatewayMetrics: Sendable {
     }
 
     /// The pending deliveries, as the store last counted them.
+    /// Names the process: its delivery engine's claimer id, served as `herald_gateway_instance_info`.
+    public func setInstance(claimer: String) {
+        state.withLock { $0.claimer = claimer }
+    }
+
+    /// The claimer id given to ``setInstance(claimer:)``.
+    public var claimer: String? { state.withLock { $0.claimer } }
+
     public func setQueueDepth(_ depth: Int) {
         state.withLock { $0.queueDepth = depth }
     }

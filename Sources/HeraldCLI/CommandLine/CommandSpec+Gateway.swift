@@ -7,7 +7,12 @@ extension CommandSpec {
             OptionSpec("listen", valueName: "HOST:PORT", help: "Where the API listens (default 127.0.0.1:8080)."),
             OptionSpec(
                 "data-dir", valueName: "DIR",
-                help: "The gateway's state: DIR/gateway.sqlite and, on first start, DIR/admin-api-key (required)."),
+                help: "The gateway's state: DIR/gateway.sqlite and, on first start, DIR/admin-api-key "
+                    + "(required without --database; with it, the admin key only)."),
+            OptionSpec(
+                "database", valueName: "URL",
+                help: "Keep the state in PostgreSQL (postgres://user@host/db), which several gateways may share.",
+                environmentVariable: "HERALD_DATABASE_URL"),
             OptionSpec("topic", valueName: "BUNDLE_ID", help: "The app to serve, with the credentials below."),
         ] + OptionSpec.credentialOptions + OptionSpec.destinationOptions + [
             OptionSpec(
@@ -43,6 +48,13 @@ extension CommandSpec {
             store an admin key is written to DIR/admin-api-key (mode 0600). Ctrl-C or SIGTERM stops it \
             (exit 0).
 
+            PostgreSQL: --database URL (or HERALD_DATABASE_URL) keeps the state in a PostgreSQL database \
+            instead of DIR/gateway.sqlite; several gateway processes may serve one database and share its \
+            sends (each claims deliveries under a lease; a process that dies leaves its claims to the others \
+            when the lease runs out). --data-dir is then optional and holds the first admin key only; \
+            without it, make one with 'key create --database URL --scope admin'. The key and import \
+            commands take --database too.
+
             Keys: 'key create' prints a new key's secret once (the store keeps only its digest); --topic \
             limits it to one app. 'key list' shows id, name, scope, app, created and revoked, never secrets. \
             'key revoke ID': the key verifies no more (401). They work while the gateway runs.
@@ -61,11 +73,15 @@ extension CommandSpec {
                 + "    --auth-key AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --team-id DEF123GHIJ --production",
             "herald gateway --data-dir gateway-data --config gateway.json --listen 0.0.0.0:8443 \\\n"
                 + "    --tls-cert server.pem --tls-key server-key.pem",
+            "herald gateway --database postgres://herald@db.internal/herald --config gateway.json \\\n"
+                + "    --listen 0.0.0.0:8080",
             "herald gateway key create --data-dir gateway-data --scope register --topic com.example.app",
             "herald gateway key list --data-dir gateway-data",
             "herald gateway key revoke --data-dir gateway-data key_1a2b3c4d5e6f7a8b",
             "herald gateway devices import --data-dir gateway-data --topic com.example.app --production \\\n"
                 + "    devices.ndjson",
+            "herald gateway devices import --database postgres://herald@db.internal/herald \\\n"
+                + "    --topic com.example.app --production devices.ndjson",
         ]
     )
 }

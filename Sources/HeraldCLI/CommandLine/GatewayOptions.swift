@@ -1,3 +1,5 @@
+import Gateway
+
 /// The command line of `herald gateway`: serve, or one key action.
 public struct GatewayOptions: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
@@ -30,7 +32,10 @@ public struct GatewayOptions: Equatable, Sendable {
         public var leaseSeconds: Int? = nil
     }
 
-    public var dataDirectory: String
+    /// --data-dir: SQLite's file and the first admin key (with --database: the admin key only).
+    public var dataDirectory: String?
+    /// --database or HERALD_DATABASE_URL: the state in PostgreSQL.
+    public var database: GatewayDatabase?
     public var action: Action
 
     /// The options of serving (all but --data-dir and the key options).
@@ -40,10 +45,28 @@ public struct GatewayOptions: Equatable, Sendable {
     static let keyOptions = ["scope", "name", "json", "strict"]
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        guard let directory = parsed.value("data-dir"), !directory.isEmpty else {
-            throw .missingOption("--data-dir (where the gateway keeps its store and admin key)")
+        if let text = parsed.value("database") {
+            do {
+                database = try GatewayDatabase(text)
+            } catch {
+                throw .invalidValue(option: "--database", value: nil, rule: error.message)
+            }
+        }
+        let directory = parsed.value("data-dir")
+        if directory?.isEmpty ?? false {
+            throw .invalidValue(option: "--data-dir", value: nil, rule: "is empty; give a directory")
+        }
+        guard directory != nil || database != nil else {
+            throw .missingOption(
+                "--data-dir (where the gateway keeps its store and admin key), or --database (a PostgreSQL URL)")
         }
         dataDirectory = directory
+        // The key and import commands use one store: the database's, or the directory's.
+        if parsed.positionals.first != nil, database != nil, Self.typed("data-dir", parsed) {
+            throw .invalidValue(
+                option: "--data-dir", value: nil,
+                rule: "cannot be given with --database here: the keys and devices are in the database")
+        }
         guard let first = parsed.positionals.first else {
             action = .serve(try Self.serve(parsed))
             return

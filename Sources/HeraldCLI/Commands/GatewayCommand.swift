@@ -13,7 +13,8 @@ struct GatewayCommand {
         guard case .serve(let serve) = options.action else {
             if case .importDevices(let request) = options.action {
                 return await GatewayDevicesCommand(
-                    dataDirectory: options.dataDirectory, request: request, context: context
+                    dataDirectory: options.dataDirectory, database: options.database, request: request,
+                    context: context
                 ).run()
             }
             return await GatewayKeyCommand(options: options, context: context).run()
@@ -34,7 +35,7 @@ struct GatewayCommand {
         // Listen for SIGINT/SIGTERM from before the address is printed: a supervisor (or a test) that
         // stops the gateway as soon as it reads the address must get a clean stop, not a killed process.
         let terminated = Task { await context.waitForTermination() }
-        let directory = GatewayDataDirectory(path: options.dataDirectory)
+        let directory = options.dataDirectory.map { GatewayDataDirectory(path: $0) }
         let defaults = DeliveryEngineConfiguration()
         let delivery = DeliveryEngineConfiguration(
             claimBatchSize: serve.claimBatch ?? defaults.claimBatchSize,
@@ -44,16 +45,21 @@ struct GatewayCommand {
         do {
             runtime = try await GatewayRuntime.start(
                 GatewayRuntime.Options(
-                    dataDirectory: directory, apps: apps, host: serve.host, port: serve.port, tls: tls,
+                    dataDirectory: directory, database: options.database, apps: apps, host: serve.host,
+                    port: serve.port, tls: tls,
                     clock: context.nowMilliseconds, delivery: delivery))
         } catch {
             context.standardError("herald gateway: \(Self.explain(error))\n")
             return ExitStatus.failure
         }
-        if let key = runtime.firstAdminKey {
+        if let key = runtime.firstAdminKey, let directory {
             context.standardError(
                 "herald gateway: created the admin API key \(key.id); its secret is in \(directory.adminKeyPath) "
                     + "(mode 0600): use it as 'authorization: Bearer KEY', and keep it secret\n")
+        } else if directory == nil, (try? await runtime.store.apiKeys().isEmpty) ?? false {
+            context.standardError(
+                "herald gateway: the database has no API key yet; make an admin key with "
+                    + "'herald gateway key create --database URL --scope admin'\n")
         }
         let scheme = tls == nil ? "http" : "https"
         let host = serve.host.contains(":") ? "[\(serve.host)]" : serve.host
@@ -63,7 +69,8 @@ struct GatewayCommand {
         context.standardOutput(
             "herald gateway: listening on \(scheme)://\(host):\(runtime.port) (HTTP/1.1 and HTTP/2)\n"
                 + "  apps: \(served.joined(separator: "; "))\n"
-                + "  state in \(directory.storePath); stop with Ctrl-C\n")
+                + "  state in \(options.database.map { "PostgreSQL \($0.redacted)" } ?? directory?.storePath ?? "?"); "
+                + "instance \(delivery.claimer); stop with Ctrl-C\n")
         context.onListening(Int(runtime.port))
         await terminated.value
         await runtime.shutdown()
@@ -76,6 +83,7 @@ struct GatewayCommand {
         switch error {
         case .listen(let host, let port, let reason): "--listen \(host):\(port): cannot listen: \(reason)"
         case .setup(let error): "--data-dir: \(error.message)"
+        case .database(let error): "--database: \(error.message)"
         case .client(let key, let error): "\(key): \(TrustedCA.explaining("\(error)"))"
         case .configuration(let error): "\(error)"
         }

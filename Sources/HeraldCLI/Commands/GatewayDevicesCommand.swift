@@ -4,10 +4,11 @@ import Gateway
 import Glibc
 import HTTP2
 
-/// `herald gateway devices import FILE`: `GatewayDeviceImport` over the data directory's store,
-/// which takes turns with a running gateway (SQLite's WAL and busy timeout).
+/// `herald gateway devices import FILE`: `GatewayDeviceImport` over the data directory's store or
+/// the `--database` one, which take turns with running gateways.
 struct GatewayDevicesCommand {
-    let dataDirectory: String
+    let dataDirectory: String?
+    let database: GatewayDatabase?
     let request: GatewayOptions.ImportDevices
     let context: CommandContext
 
@@ -15,18 +16,12 @@ struct GatewayDevicesCommand {
     static let shownRefusals = 100
 
     func run() async -> Int32 {
-        let directory = GatewayDataDirectory(path: dataDirectory)
-        // An import into a mistyped directory must not make a new, empty gateway there.
-        guard System.isReadable(directory.storePath) else {
-            context.standardError(
-                "herald gateway: --data-dir '\(directory.path)' holds no gateway store "
-                    + "(\(SQLiteGatewayStore.fileName)); start 'herald gateway --data-dir \(directory.path)' first\n")
-            return ExitStatus.failure
-        }
-        let store: SQLiteGatewayStore
+        guard
+            let store = GatewayKeyCommand.openStore(
+                dataDirectory: dataDirectory, database: database, context: context)
+        else { return ExitStatus.failure }
         let reader: any LineReader
         do {
-            store = try directory.openStore()
             reader = try context.openLines(request.path)
         } catch {
             context.standardError("herald gateway: \(error)\n")

@@ -2,28 +2,18 @@ import APNs
 import Gateway
 import HTTP2
 
-/// `herald gateway key create|list|revoke`: the API keys in a data directory's store. The store
-/// takes turns with a running gateway (SQLite's WAL and busy timeout), so this works while it serves.
+/// `herald gateway key create|list|revoke`: the API keys in a data directory's store, or in the
+/// PostgreSQL database of `--database`. Either takes turns with running gateways (SQLite's WAL and
+/// busy timeout; PostgreSQL's transactions), so this works while they serve.
 struct GatewayKeyCommand {
     let options: GatewayOptions
     let context: CommandContext
 
     func run() async -> Int32 {
-        let directory = GatewayDataDirectory(path: options.dataDirectory)
-        // A key command on a mistyped directory must not make a new, empty gateway there.
-        guard System.isReadable(directory.storePath) else {
-            context.standardError(
-                "herald gateway: --data-dir '\(directory.path)' holds no gateway store "
-                    + "(\(SQLiteGatewayStore.fileName)); start 'herald gateway --data-dir \(directory.path)' first\n")
-            return ExitStatus.failure
-        }
-        let store: SQLiteGatewayStore
-        do {
-            store = try directory.openStore()
-        } catch {
-            context.standardError("herald gateway: --data-dir: \(error)\n")
-            return ExitStatus.failure
-        }
+        guard
+            let store = GatewayKeyCommand.openStore(
+                dataDirectory: options.dataDirectory, database: options.database, context: context)
+        else { return ExitStatus.failure }
         do {
             return try await run(store)
         } catch {
@@ -32,7 +22,36 @@ struct GatewayKeyCommand {
         }
     }
 
-    private func run(_ store: SQLiteGatewayStore) async throws(GatewayStoreError) -> Int32 {
+    /// The database's store, or the data directory's (which must hold one already); nil after
+    /// reporting why not, naming the flag.
+    static func openStore(dataDirectory: String?, database: GatewayDatabase?, context: CommandContext)
+        -> (any GatewayStore)?
+    {
+        if let database {
+            do {
+                return try database.openStore()
+            } catch {
+                context.standardError("herald gateway: --database: \(error)\n")
+                return nil
+            }
+        }
+        let directory = GatewayDataDirectory(path: dataDirectory ?? "")
+        // A command on a mistyped directory must not make a new, empty gateway there.
+        guard System.isReadable(directory.storePath) else {
+            context.standardError(
+                "herald gateway: --data-dir '\(directory.path)' holds no gateway store "
+                    + "(\(SQLiteGatewayStore.fileName)); start 'herald gateway --data-dir \(directory.path)' first\n")
+            return nil
+        }
+        do {
+            return try directory.openStore()
+        } catch {
+            context.standardError("herald gateway: --data-dir: \(error)\n")
+            return nil
+        }
+    }
+
+    private func run(_ store: any GatewayStore) async throws(GatewayStoreError) -> Int32 {
         switch options.action {
         case .serve, .importDevices:
             return ExitStatus.usage

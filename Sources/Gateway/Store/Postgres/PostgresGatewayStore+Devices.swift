@@ -33,11 +33,63 @@ extension PostgresGatewayStore {
         }
     }
 
-    /// One transaction, two statements per device. COPY into a staging table, or pipelining, would
-    /// save the round trips of a large import (docs/POSTGRES.md).
+    /// One transaction of three statements whatever the batch's size: the devices in one multi-row
+    /// upsert over `unnest` of arrays, then their tags dropped and inserted. A token given twice in
+    /// the batch keeps its last registration, as one upsert after another would (an `ON CONFLICT`
+    /// statement cannot change a row twice).
     public func importDevices(_ batch: [DeviceRegistration], now: Int) async throws(GatewayStoreError) {
+        var last: [DeviceKey: Int] = [:]
+        for (index, registration) in batch.enumerated() {
+            last[DeviceKey(bundleID: registration.bundleID, token: registration.token.hex)] = index
+        }
+        let registrations = batch.indices.filter { index in
+            last[DeviceKey(bundleID: batch[index].bundleID, token: batch[index].token.hex)] == index
+        }.map { batch[$0] }
+        guard !registrations.isEmpty else { return }
         try await inTransaction { connection in
-            for registration in batch { try Self.upsert(registration, now: now, in: connection) }
+            let rows = try connection.select(
+                """
+                INSERT INTO devices (bundle_id, token, environment, user_id, locale, app_version, registered_at, status)
+                    SELECT b, t, e, u, l, v, $1, 'active'
+                        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+                            WITH ORDINALITY AS r(b, t, e, u, l, v, n)
+                        ORDER BY n
+                    ON CONFLICT (bundle_id, token) DO UPDATE SET
+                        environment = excluded.environment, user_id = excluded.user_id, locale = excluded.locale,
+                        app_version = excluded.app_version, registered_at = excluded.registered_at,
+                        status = 'active', status_reason = NULL
+                    RETURNING seq, bundle_id, token
+                """,
+                [
+                    PostgresValue(now), .textArray(registrations.map(\.bundleID)),
+                    .textArray(registrations.map(\.token.hex)), .textArray(registrations.map(\.environment.rawValue)),
+                    .optionalTextArray(registrations.map(\.user)), .optionalTextArray(registrations.map(\.locale)),
+                    .optionalTextArray(registrations.map(\.appVersion)),
+                ], table: "devices"
+            ) { row throws(GatewayStoreError) in
+                (
+                    DeviceKey(bundleID: try row.string(1, "bundle_id"), token: try row.string(2, "token")),
+                    Int64(try row.int(0, "seq"))
+                )
+            }
+            let seqs = Dictionary(rows, uniquingKeysWith: { first, _ in first })
+            try connection.run(
+                "DELETE FROM device_tags WHERE device_seq = ANY($1)", [.bigintArray(Array(seqs.values))])
+            var tagSeqs: [Int64] = []
+            var tags: [String] = []
+            for registration in registrations {
+                guard let seq = seqs[DeviceKey(bundleID: registration.bundleID, token: registration.token.hex)]
+                else { continue }
+                for tag in Set(registration.tags) {
+                    tagSeqs.append(seq)
+                    tags.append(tag)
+                }
+            }
+            if !tags.isEmpty {
+                try connection.run(
+                    "INSERT INTO device_tags (device_seq, tag) SELECT * FROM unnest($1::bigint[], $2::text[])",
+                    [.bigintArray(tagSeqs), .textArray(tags)])
+            }
         }
     }
 
@@ -110,4 +162,10 @@ extension PostgresGatewayStore {
             return device
         }
     }
+}
+
+/// A device's identity in the store: its app and token (hex).
+private struct DeviceKey: Hashable {
+    var bundleID: String
+    var token: String
 }

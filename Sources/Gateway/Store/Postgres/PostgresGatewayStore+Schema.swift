@@ -1,8 +1,8 @@
 // The gateway's schema on PostgreSQL: SQLiteGatewayStore+Schema.swift's tables in PostgreSQL's
 // types (docs/GATEWAY.md, "Schema"): `seq` is an identity column, blobs are `bytea`, times are
 // `bigint` milliseconds since 1970, tokens lowercase hex. Each version is one `PostgresMigration`;
-// add steps, never edit old ones. Version 2 will add notifications and deliveries with the code
-// that uses them.
+// add steps, never edit old ones. `to_values` stays the JSON array SQLite keeps (the queries take
+// the decoded list as a `text[]` parameter); `expanded` is a boolean.
 import Postgres
 
 extension PostgresGatewayStore {
@@ -64,6 +64,56 @@ extension PostgresGatewayStore {
                     created_at bigint NOT NULL,
                     revoked_at bigint
                 );
-                """)
+                """),
+        PostgresMigration(
+            "2: notifications, deliveries",
+            sql: """
+                CREATE TABLE notifications (
+                    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    id text NOT NULL UNIQUE,
+                    bundle_id text NOT NULL,
+                    to_kind text NOT NULL
+                        CHECK (to_kind IN ('tokens', 'users', 'tags', 'activity', 'push-to-start', 'channel')),
+                    to_values text NOT NULL,  -- a JSON array of strings
+                    to_detail text,           -- push-to-start: the attributes type
+                    push_type text NOT NULL, priority integer, expiration bigint, collapse_id text,
+                    payload bytea NOT NULL,
+                    environment text NOT NULL CHECK (environment IN ('sandbox', 'production')),
+                    send_at bigint,
+                    idempotency_key text,
+                    state text NOT NULL CHECK (state IN ('scheduled', 'sending', 'done', 'cancelled')),
+                    created_at bigint NOT NULL,
+                    expansion_cursor bigint NOT NULL DEFAULT 0,  -- last device seq (or list position) expanded
+                    expanded boolean NOT NULL DEFAULT false,
+                    recipients bigint NOT NULL DEFAULT 0,
+                    pending bigint NOT NULL DEFAULT 0,
+                    succeeded bigint NOT NULL DEFAULT 0,
+                    failed bigint NOT NULL DEFAULT 0,
+                    cancelled bigint NOT NULL DEFAULT 0
+                );
+                CREATE UNIQUE INDEX notifications_by_idempotency_key ON notifications (bundle_id, idempotency_key)
+                    WHERE idempotency_key IS NOT NULL;
+                CREATE INDEX notifications_scheduled ON notifications (send_at) WHERE state = 'scheduled';
+                CREATE INDEX notifications_expanding ON notifications (seq) WHERE state = 'sending' AND NOT expanded;
+                CREATE TABLE deliveries (
+                    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,  -- creation order; the listing cursor
+                    notification_id text NOT NULL REFERENCES notifications(id),
+                    kind text NOT NULL CHECK (kind IN ('device', 'activity', 'pushtostart', 'channel')),
+                    recipient text NOT NULL,  -- token hex, or the channel id
+                    environment text NOT NULL CHECK (environment IN ('sandbox', 'production')),
+                    apns_id text NOT NULL,    -- fixed here: every attempt carries it
+                    status text NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed', 'cancelled')),
+                    reason text,
+                    attempts integer NOT NULL DEFAULT 0,
+                    next_attempt_at bigint NOT NULL,  -- a claim moves it to the end of the lease
+                    last_attempt_at bigint,
+                    apns_unique_id text,
+                    claimed_by text,
+                    claimed_until bigint
+                );
+                CREATE INDEX deliveries_by_notification ON deliveries (notification_id, seq);
+                -- The claim's ORDER BY (next_attempt_at, seq) is this index's order: no sort.
+                CREATE INDEX deliveries_due ON deliveries (next_attempt_at, seq) WHERE status = 'pending';
+                """),
     ]
 }

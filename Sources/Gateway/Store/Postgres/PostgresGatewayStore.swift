@@ -3,10 +3,10 @@ import Postgres
 
 /// The gateway's state in a PostgreSQL database, which several gateway processes may share.
 ///
-/// What it implements so far: `DeviceStore`, `LiveActivityStore` and `APIKeyStore`, with the same
-/// answers as the SQLite store (the shared suites in Tests/GatewayTests run both). Notifications and
-/// the delivery queue (`FOR UPDATE SKIP LOCKED` claims) are still to come (docs/POSTGRES.md), so it
-/// is not yet a `GatewayStore`.
+/// Every call gives the same answers as the SQLite store (the shared suites in Tests/GatewayTests
+/// run both). What several processes share safely: the delivery queue (claims by `FOR UPDATE SKIP
+/// LOCKED` under a lease), the start of a scheduled notification (one process), an expansion (its
+/// chunks take turns on the notification's row) and an idempotency key (one notification).
 ///
 /// Lifecycle: `init` connects, blocking the caller until the server answers, and brings the schema
 /// up to date (one process at a time: the migration takes an advisory lock); releasing the store
@@ -14,7 +14,7 @@ import Postgres
 /// the next call.
 /// Thread-safety: `Sendable`. Every call runs on the store's own thread (`PostgresClient`) while the
 /// caller suspends, as the SQLite store's calls do, and resumes on its own executor.
-public final class PostgresGatewayStore: DeviceStore, LiveActivityStore, APIKeyStore {
+public final class PostgresGatewayStore: GatewayStore {
     /// The table that records the schema's version.
     static let versionTable = "herald_gateway_schema"
 

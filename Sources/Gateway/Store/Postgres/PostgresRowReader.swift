@@ -25,6 +25,20 @@ struct PostgresRowReader {
         do { return try row.string(index) } catch { throw corrupt(column, "?") }
     }
 
+    func bytes(_ index: Int, _ column: String) throws(GatewayStoreError) -> [UInt8] {
+        let value: [UInt8]?
+        do { value = try row.bytes(index) } catch { throw corrupt(column, "?") }
+        guard let value else { throw corrupt(column, "NULL") }
+        return value
+    }
+
+    func bool(_ index: Int, _ column: String) throws(GatewayStoreError) -> Bool {
+        let value: Bool?
+        do { value = try row.bool(index) } catch { throw corrupt(column, (try? row.string(index)) ?? "?") }
+        guard let value else { throw corrupt(column, "NULL") }
+        return value
+    }
+
     func value<T: RawRepresentable<String>>(_ index: Int, _ column: String, as: T.Type = T.self)
         throws(GatewayStoreError) -> T
     {
