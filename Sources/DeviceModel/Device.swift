@@ -52,6 +52,16 @@ public final class Device {
         set { context.scheduledSummaryOn = newValue }
     }
 
+    /// Gives the apps their tokens (the emulator adapter sets it); nil, the default: tokens come from the seed.
+    public var tokenIssuer: (any TokenIssuer)? {
+        get { context.tokenIssuer }
+        set { context.tokenIssuer = newValue }
+    }
+
+    /// When the earliest piece of scheduled work is due (a deadline, a trigger, a dismissal); nil when
+    /// nothing waits. A driver on a real clock sleeps until then and calls `runDueEvents()`.
+    public var nextEventTime: DeviceInstant? { context.nextEventTime }
+
     /// Installs an app (not launched yet). Installing a bundle id again returns the app already there.
     @discardableResult
     public func install(_ configuration: AppConfiguration) -> InstalledApp {
@@ -92,7 +102,10 @@ public final class Device {
     /// A push from APNs reaches the device.
     public func receive(_ push: RemotePush) {
         runDueEvents()
-        let app = apps.first { $0.deviceToken.map(hex) == push.token.hex }
+        let app =
+            push.pushType == .liveactivity
+            ? apps.first { $0.holdsActivityToken(push.token.hex) }
+            : apps.first { $0.deviceToken.map(hex) == push.token.hex }
         guard let app else {
             context.record(
                 .dropped, .tokenNotCurrent,
@@ -100,7 +113,7 @@ public final class Device {
                     + "holds it", app: "")
             return
         }
-        guard push.pushType == .alert || push.pushType == .background else {
+        guard [.alert, .background, .liveactivity].contains(push.pushType) else {
             context.record(
                 .dropped, .pushTypeNotModelled, "\(push.pushType) push: not modelled yet", app: app.bundleID)
             return
@@ -120,6 +133,10 @@ public final class Device {
             context.record(.dropped, .pushPayload, "payload not delivered: \(error)", app: app.bundleID)
             return
         }
-        app.receive(push, aps: aps, userInfo: userInfo)
+        if push.pushType == .liveactivity {
+            app.receiveActivityPush(push, aps: aps)
+        } else {
+            app.receive(push, aps: aps, userInfo: userInfo)
+        }
     }
 }

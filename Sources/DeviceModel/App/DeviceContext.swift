@@ -12,6 +12,8 @@ final class DeviceContext {
     var isOnline = true
     var isLocked = false
     var scheduledSummaryOn = false
+    /// Gives tokens instead of the seed (the emulator adapter's); nil: the seed makes them all.
+    var tokenIssuer: (any TokenIssuer)?
     /// Seeds the tokens this device hands out, so a run reproduces.
     let seed: UInt64
     var identifiers: SplitMix64
@@ -54,6 +56,11 @@ final class DeviceContext {
             event.action()
             eventTime = outer
         }
+    }
+
+    /// When the earliest scheduled event is due; nil when none is waiting.
+    var nextEventTime: DeviceInstant? {
+        events.map(\.time).min()
     }
 
     private func nextDueIndex() -> Int? {

@@ -22,6 +22,12 @@ public final class InstalledApp {
     var tokenGeneration: UInt64 = 0
     /// The token the device handed out and still delivers to; nil until registration.
     public internal(set) var deviceToken: [UInt8]?
+    /// The app's Live Activities, oldest first, dismissed ones included.
+    public internal(set) var activities: [Activity] = []
+    /// Push-to-start tokens by attributes type.
+    public internal(set) var pushToStartTokens: [String: [UInt8]] = [:]
+    /// What the app hears about its Live Activities.
+    public var activityObserver = ActivityObserver()
 
     init(context: DeviceContext, configuration: AppConfiguration) {
         self.context = context

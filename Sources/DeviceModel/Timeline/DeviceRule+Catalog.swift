@@ -103,7 +103,7 @@ extension DeviceRule {
         source: "APNs refuses such payloads; default: dropped")
     public static let pushTypeNotModelled = DeviceRule(
         "PUSH-TYPE-NOT-MODELLED", "3", .undocumented,
-        "Push types other than alert and background are not modelled yet.",
+        "Push types other than alert, background and liveactivity are not modelled yet.",
         source: "default: recorded and dropped")
     public static let pushIdentifier = DeviceRule(
         "PUSH-IDENTIFIER", "3.2", .documented,
