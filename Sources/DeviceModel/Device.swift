@@ -102,10 +102,12 @@ public final class Device {
     /// A push from APNs reaches the device.
     public func receive(_ push: RemotePush) {
         runDueEvents()
-        let app =
-            push.pushType == .liveactivity
-            ? apps.first { $0.holdsActivityToken(push.token.hex) }
-            : apps.first { $0.deviceToken.map(hex) == push.token.hex }
+        let app: InstalledApp? =
+            switch push.pushType {
+            case .liveactivity: apps.first { $0.holdsActivityToken(push.token.hex) }
+            case .voip: apps.first { $0.pushRegistry?.voipTokenHex == push.token.hex }
+            default: apps.first { $0.deviceToken.map(hex) == push.token.hex }
+            }
         guard let app else {
             context.record(
                 .dropped, .tokenNotCurrent,
@@ -113,7 +115,7 @@ public final class Device {
                     + "holds it", app: "")
             return
         }
-        guard [.alert, .background, .liveactivity].contains(push.pushType) else {
+        guard [.alert, .background, .liveactivity, .voip].contains(push.pushType) else {
             context.record(
                 .dropped, .pushTypeNotModelled, "\(push.pushType) push: not modelled yet", app: app.bundleID)
             return
@@ -125,7 +127,8 @@ public final class Device {
             guard let object = json.objectValue else {
                 throw FieldError(field: "payload", message: "must be an object")
             }
-            guard let decoded = try Payload(json: json).aps else {
+            // A VoIP payload is the app's own JSON; it need not have aps.
+            guard let decoded = push.pushType == .voip ? APS() : try Payload(json: json).aps else {
                 throw FieldError(field: "payload.aps", message: "is missing")
             }
             (userInfo, aps) = (object, decoded)
@@ -135,6 +138,8 @@ public final class Device {
         }
         if push.pushType == .liveactivity {
             app.receiveActivityPush(push, aps: aps)
+        } else if push.pushType == .voip {
+            app.receiveVoIPPush(push, userInfo: userInfo)
         } else {
             app.receive(push, aps: aps, userInfo: userInfo)
         }

@@ -98,7 +98,7 @@ struct ClassificationTests {
         "PUSH-TYPE-NOT-MODELLED (3, U: recorded): push types other than alert, background, liveactivity: not modelled")
     func otherPushTypesAreRecorded() throws {
         let fixture = DeviceFixture.ready()
-        try fixture.push(#"{"aps":{}}"#, pushType: .voip)
+        try fixture.push(#"{"aps":{}}"#, pushType: .location)
         #expect(fixture.entries(.pushTypeNotModelled).count == 1)
     }
 }

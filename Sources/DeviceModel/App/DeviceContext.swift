@@ -92,10 +92,35 @@ final class DeviceContext {
 public struct DeviceConfiguration: Sendable, Hashable {
     /// What happens to a notification arriving while the app is in the foreground and no delegate is set.
     public var foregroundWithoutDelegate: ForegroundWithoutDelegate
+    /// How many background (content-available) wakes an app gets (DEVICE-SEMANTICS.md 7; the numbers are U).
+    public var backgroundPushBudget: BackgroundPushBudget
+    /// How many VoIP pushes in a row an app may leave unreported before the system stops waking it for them
+    /// (DEVICE-SEMANTICS.md 10; the number is U).
+    public var voipFailuresBeforeCutOff: Int
 
-    public init(foregroundWithoutDelegate: ForegroundWithoutDelegate = .notShown) {
+    public init(
+        foregroundWithoutDelegate: ForegroundWithoutDelegate = .notShown,
+        backgroundPushBudget: BackgroundPushBudget = BackgroundPushBudget(), voipFailuresBeforeCutOff: Int = 3
+    ) {
         self.foregroundWithoutDelegate = foregroundWithoutDelegate
+        self.backgroundPushBudget = backgroundPushBudget
+        self.voipFailuresBeforeCutOff = voipFailuresBeforeCutOff
     }
+}
+
+/// The system's allowance of background wakes per app. Apple says only "don't try to send more than two or
+/// three per hour" and that a daily power budget exists; the model takes 3 in any hour and 30 in any 24 hours.
+public struct BackgroundPushBudget: Sendable, Hashable {
+    public var perHour: Int
+    public var perDay: Int
+
+    public init(perHour: Int = 3, perDay: Int = 30) {
+        self.perHour = perHour
+        self.perDay = perDay
+    }
+
+    /// No limit, as when the app runs under Xcode's debugger.
+    public static let unlimited = BackgroundPushBudget(perHour: .max, perDay: .max)
 }
 
 /// Apple says the notification's own options are used; many developers report that nothing shows.

@@ -17,5 +17,6 @@ extension DeviceRule {
         .localPendingLimit, .localRemoved, .activityPushToStartToken, .activityStartByPush, .activityStartInvalid,
         .activityStartForeground, .activityUpdateToken, .activityPayload, .activityUpdate, .activityOrder,
         .activityEnded, .activityEnd, .activityDismissed, .activityStale, .activityLifetime,
+        .backgroundBudget, .backgroundNewestOnly, .voipRegistry, .voipReportCall, .voipCutOff,
     ]
 }

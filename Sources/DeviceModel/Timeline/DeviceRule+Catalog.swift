@@ -103,7 +103,7 @@ extension DeviceRule {
         source: "APNs refuses such payloads; default: dropped")
     public static let pushTypeNotModelled = DeviceRule(
         "PUSH-TYPE-NOT-MODELLED", "3", .undocumented,
-        "Push types other than alert, background and liveactivity are not modelled yet.",
+        "Push types other than alert, background, liveactivity and voip are not modelled yet.",
         source: "default: recorded and dropped")
     public static let pushIdentifier = DeviceRule(
         "PUSH-IDENTIFIER", "3.2", .documented,
@@ -257,4 +257,34 @@ extension DeviceRule {
         "LOCAL-REMOVED", "6", .documented,
         "removePendingNotificationRequests cancels what has not fired; ids that are not pending are ignored.",
         source: "removePendingNotificationRequests(withIdentifiers:)")
+}
+
+extension DeviceRule {
+    // 7. Background (silent) pushes
+    public static let backgroundBudget = DeviceRule(
+        "BACKGROUND-BUDGET", "7", .undocumented,
+        "Background pushes are throttled: past the budget the app is not woken until the budget allows again.",
+        source: "Apple: two or three an hour, and a daily power budget; default: 3 wakes in any hour, 30 in any "
+            + "24 hours (DeviceConfiguration.backgroundPushBudget)")
+    public static let backgroundNewestOnly = DeviceRule(
+        "BACKGROUND-NEWEST-ONLY", "7", .documented,
+        "The device holds only the newest background push: a newer one replaces it, a force-quit discards it, a "
+            + "launch delivers it at once.", source: "Pushing background updates to your App")
+}
+
+extension DeviceRule {
+    // 10. PushKit VoIP
+    public static let voipRegistry = DeviceRule(
+        "VOIP-REGISTRY", "10", .documented,
+        "A PKPushRegistry for .voIP gets its own token; VoIP pushes need the voip background mode and are never "
+            + "displayed.", source: "PKPushRegistry; Supporting PushKit Notifications")
+    public static let voipReportCall = DeviceRule(
+        "VOIP-REPORT-CALL", "10", .documented,
+        "Each VoIP push must be reported to CallKit as an incoming call before the handler returns; otherwise the "
+            + "app is terminated.", source: "pushRegistry(_:didReceiveIncomingPushWith:for:completion:)")
+    public static let voipCutOff = DeviceRule(
+        "VOIP-CUT-OFF", "10", .undocumented,
+        "After repeated failures to report a call the system stops launching the app for VoIP pushes.",
+        source: "Apple documents the cut-off, not when; default: after 3 unreported pushes in a row, until a "
+            + "reinstall (DeviceConfiguration.voipFailuresBeforeCutOff)")
 }
