@@ -288,3 +288,17 @@ extension DeviceRule {
         source: "Apple documents the cut-off, not when; default: after 3 unreported pushes in a row, until a "
             + "reinstall (DeviceConfiguration.voipFailuresBeforeCutOff)")
 }
+
+extension DeviceRule {
+    // 3.5 Attachments
+    public static let attachmentTypes = DeviceRule(
+        "ATTACHMENT-TYPES", "3.5", .documented,
+        "An attachment is audio (up to 5 MB), an image (10 MB) or a movie (50 MB) of the listed types; others fail "
+            + "with attachmentUnrecognizedType, wrong sizes with attachmentInvalidFileSize.",
+        source: "UNNotificationAttachment")
+    public static let attachmentURL = DeviceRule(
+        "ATTACHMENT-URL", "3.5", .documented,
+        "An attachment's URL must be a file URL (attachmentInvalidURL); a file that does not decode is "
+            + "attachmentCorrupt. The error comes from the initializer, so no request carries a bad file.",
+        source: "UNNotificationAttachment init(identifier:url:options:); UNError")
+}
