@@ -46,6 +46,13 @@ public final class Device {
         set { context.isLocked = newValue }
     }
 
+    /// The device's time zone as seconds east of UTC (0, UTC, by default); a calendar trigger without a zone of
+    /// its own matches in it, as of the moment the request is added or re-armed.
+    public var timeZoneOffset: Int {
+        get { context.timeZoneOffset }
+        set { context.timeZoneOffset = newValue }
+    }
+
     /// Whether the user turned on Scheduled Summary (Settings > Notifications).
     public var isScheduledSummaryOn: Bool {
         get { context.scheduledSummaryOn }

@@ -12,6 +12,8 @@ final class DeviceContext {
     var isOnline = true
     var isLocked = false
     var scheduledSummaryOn = false
+    /// The device's time zone, seconds east of UTC (calendar triggers without a zone of their own use it).
+    var timeZoneOffset = 0
     /// Gives tokens instead of the seed (the emulator adapter's); nil: the seed makes them all.
     var tokenIssuer: (any TokenIssuer)?
     /// Seeds the tokens this device hands out, so a run reproduces.

@@ -18,6 +18,6 @@ extension DeviceRule {
         .activityStartForeground, .activityUpdateToken, .activityPayload, .activityUpdate, .activityOrder,
         .activityEnded, .activityEnd, .activityDismissed, .activityStale, .activityLifetime,
         .backgroundBudget, .backgroundNewestOnly, .voipRegistry, .voipReportCall, .voipCutOff,
-        .attachmentTypes, .attachmentURL,
+        .attachmentTypes, .attachmentURL, .localCalendar,
     ]
 }

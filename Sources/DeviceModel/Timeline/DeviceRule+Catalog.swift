@@ -302,3 +302,14 @@ extension DeviceRule {
             + "attachmentCorrupt. The error comes from the initializer, so no request carries a bad file.",
         source: "UNNotificationAttachment init(identifier:url:options:); UNError")
 }
+
+extension DeviceRule {
+    // 6. Calendar triggers
+    public static let localCalendar = DeviceRule(
+        "LOCAL-CALENDAR", "6", .undocumented,
+        "A calendar trigger fires at the next date matching the components set; unset larger components match "
+            + "anything, unset smaller ones their lowest value; a day the month lacks moves to the next month's first; "
+            + "a repeating one re-arms after each firing.",
+        source: "matching is documented only as 'components that are set'; default: .nextTime, as observed "
+            + "(radar 32865247); a trigger without a zone floats with the device's; fixed offsets, no DST")
+}
