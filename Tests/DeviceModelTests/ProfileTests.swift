@@ -93,6 +93,19 @@ struct ProfileTests {
         }
     }
 
+    @Test("LOCAL-TIME-INTERVAL (6, O) in a profile: a repeating add-local under 60 s names the step")
+    func repeatingIntervalNamesTheStep() throws {
+        let profile = try DeviceProfile(
+            json: Array(
+                #"{"app":{"bundle-id":"a.b"},"script":[{"add-local":{"id":"r","title":"t","after":30,"repeats":true}}]}"#
+                    .utf8))
+        #expect {
+            try ProfileRun(profile).runOffline()
+        } throws: { error in
+            "\(error)".hasPrefix("script[0].add-local.after: ")
+        }
+    }
+
     @Test("an offline run rejects wait-for-push: pushes need an emulator")
     func waitForPushNeedsAnEmulator() throws {
         let profile = try DeviceProfile(

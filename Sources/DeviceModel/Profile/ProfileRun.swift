@@ -98,7 +98,13 @@ public final class ProfileRun {
                 text: text)
         case .addLocal(let identifier, let content, let after, let repeats):
             var trigger: NotificationTrigger?
-            if let after { trigger = .timeInterval(try TimeIntervalTrigger(timeInterval: after, repeats: repeats)) }
+            if let after {
+                do {
+                    trigger = .timeInterval(try TimeIntervalTrigger(timeInterval: after, repeats: repeats))
+                } catch {
+                    throw FieldError(field: field + ".add-local.after", message: error.message)
+                }
+            }
             try? app.notificationCenter.add(
                 NotificationRequest(identifier: identifier, content: content, trigger: trigger))
         case .startActivity(let type, let attributes, let contentState):
