@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCLI
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -57,6 +58,16 @@ struct DeviceRunCommandTests {
         let result = await run(["device", "run", "p.json"], files: ["p.json": profile])
         #expect(result.status == 1)
         #expect(result.errors == "herald device run: p.json: app.categories[0].actions[0].id: is missing\n")
+    }
+
+    @Test("an emulator that refuses the connection is named in the error")
+    func refusedEmulator() async throws {
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let url = "http://127.0.0.1:\(refusing.port)"
+        let result = await run(["device", "run", Self.examples + "/reply.json", "--emulator", url])
+        #expect(result.status == 1)
+        #expect(result.errors.hasPrefix("herald device run: --emulator \(url): "), "\(result.errors)")
     }
 
     @Test("a missing profile file says so")
