@@ -29,6 +29,8 @@ let package = Package(
         .library(name: "Postgres", targets: ["Postgres"]),
         // What an iPhone does with a notification (authorization, delivery, presentation), on an injected clock.
         .library(name: "DeviceModel", targets: ["DeviceModel"]),
+        // The device model on a real emulator: EmulatorDeviceAdapter, and profiles played against it.
+        .library(name: "DeviceAdapter", targets: ["DeviceAdapter"]),
     ],
     targets: [
         // System library: OpenSSL 3 from Debian's libssl-dev.
@@ -74,15 +76,23 @@ let package = Package(
         .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "HTTP2", "Keys", "Postgres", "Storage"]),
         // The device model: the device's notification rules as pure state machines (docs/DEVICE.md). No I/O.
         .target(name: "DeviceModel", dependencies: ["APNs"]),
+        // The adapter between the device model and the emulator's device API (docs/DEVICE.md, "On the emulator").
+        .target(name: "DeviceAdapter", dependencies: ["APNs", "DeviceModel", "Emulator", "HTTP2"]),
         // The command line: argument parsing (a pure function) and the commands.
-        .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Emulator", "Gateway", "HTTP2", "Keys"]),
+        .target(
+            name: "HeraldCLI",
+            dependencies: [
+                "APNs", "APNsClient", "DeviceAdapter", "DeviceModel", "Emulator", "Gateway", "HTTP2", "Keys",
+            ]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
         // Benchmarks: the client through its public async API (see BENCHMARKS.md).
         .executableTarget(
-            name: "herald-bench", dependencies: ["APNsClient", "APNs", "HTTP2", "Keys"], path: "Benchmarks/herald-bench"),
+            name: "herald-bench", dependencies: ["APNsClient", "APNs", "HTTP2", "Keys"], path: "Benchmarks/herald-bench"
+        ),
         // The emulator for callgrind (see Benchmarks/emulator-bench/main.swift, BENCHMARKS.md).
         .executableTarget(
-            name: "emulator-bench", dependencies: ["Emulator", "APNs", "HTTP2", "Keys"], path: "Benchmarks/emulator-bench"),
+            name: "emulator-bench", dependencies: ["Emulator", "APNs", "HTTP2", "Keys"],
+            path: "Benchmarks/emulator-bench"),
         // `herald send` for callgrind (see Benchmarks/bulk-bench/main.swift, scripts/callgrind-bulk).
         .executableTarget(name: "bulk-bench", dependencies: ["HeraldCLI"], path: "Benchmarks/bulk-bench"),
         // Helpers shared by test targets (reference servers on loopback, child processes, a throwaway PostgreSQL).
@@ -94,19 +104,24 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "HeraldTestSupport"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "APNs", "Keys", "HeraldTestSupport"]),
         .testTarget(
-            name: "APNsClientTests", dependencies: ["APNsClient", "APNs", "Emulator", "HTTP2", "Keys", "HeraldTestSupport"]),
+            name: "APNsClientTests",
+            dependencies: ["APNsClient", "APNs", "Emulator", "HTTP2", "Keys", "HeraldTestSupport"]),
         .testTarget(
             name: "EmulatorTests",
             dependencies: ["Emulator", "APNsClient", "APNs", "HTTP2", "Keys", "Storage", "HeraldTestSupport"]),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "APNs", "APNsClient", "Emulator", "HTTP2", "Keys", "Postgres", "Storage", "HeraldTestSupport",
+                "Gateway", "APNs", "APNsClient", "Emulator", "HTTP2", "Keys", "Postgres", "Storage",
+                "HeraldTestSupport",
             ]),
         .testTarget(
             name: "HeraldCLITests",
             dependencies: ["HeraldCLI", "APNs", "APNsClient", "Gateway", "HTTP2", "Keys", "HeraldTestSupport"]),
         .testTarget(name: "DeviceModelTests", dependencies: ["DeviceModel", "APNs"]),
+        .testTarget(
+            name: "DeviceAdapterTests",
+            dependencies: ["DeviceAdapter", "DeviceModel", "APNs", "APNsClient", "Emulator", "HTTP2", "Keys"]),
     ],
     swiftLanguageModes: [.v6]
 )

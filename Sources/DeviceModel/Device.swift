@@ -46,11 +46,28 @@ public final class Device {
         set { context.isLocked = newValue }
     }
 
+    /// The device's time zone as seconds east of UTC (0, UTC, by default); a calendar trigger without a zone of
+    /// its own matches in it, as of the moment the request is added or re-armed.
+    public var timeZoneOffset: Int {
+        get { context.timeZoneOffset }
+        set { context.timeZoneOffset = newValue }
+    }
+
     /// Whether the user turned on Scheduled Summary (Settings > Notifications).
     public var isScheduledSummaryOn: Bool {
         get { context.scheduledSummaryOn }
         set { context.scheduledSummaryOn = newValue }
     }
+
+    /// Gives the apps their tokens (the emulator adapter sets it); nil, the default: tokens come from the seed.
+    public var tokenIssuer: (any TokenIssuer)? {
+        get { context.tokenIssuer }
+        set { context.tokenIssuer = newValue }
+    }
+
+    /// When the earliest piece of scheduled work is due (a deadline, a trigger, a dismissal); nil when
+    /// nothing waits. A driver on a real clock sleeps until then and calls `runDueEvents()`.
+    public var nextEventTime: DeviceInstant? { context.nextEventTime }
 
     /// Installs an app (not launched yet). Installing a bundle id again returns the app already there.
     @discardableResult
@@ -92,7 +109,12 @@ public final class Device {
     /// A push from APNs reaches the device.
     public func receive(_ push: RemotePush) {
         runDueEvents()
-        let app = apps.first { $0.deviceToken.map(hex) == push.token.hex }
+        let app: InstalledApp? =
+            switch push.pushType {
+            case .liveactivity: apps.first { $0.holdsActivityToken(push.token.hex) }
+            case .voip: apps.first { $0.pushRegistry?.voipTokenHex == push.token.hex }
+            default: apps.first { $0.deviceToken.map(hex) == push.token.hex }
+            }
         guard let app else {
             context.record(
                 .dropped, .tokenNotCurrent,
@@ -100,7 +122,7 @@ public final class Device {
                     + "holds it", app: "")
             return
         }
-        guard push.pushType == .alert || push.pushType == .background else {
+        guard [.alert, .background, .liveactivity, .voip].contains(push.pushType) else {
             context.record(
                 .dropped, .pushTypeNotModelled, "\(push.pushType) push: not modelled yet", app: app.bundleID)
             return
@@ -112,7 +134,8 @@ public final class Device {
             guard let object = json.objectValue else {
                 throw FieldError(field: "payload", message: "must be an object")
             }
-            guard let decoded = try Payload(json: json).aps else {
+            // A VoIP payload is the app's own JSON; it need not have aps.
+            guard let decoded = push.pushType == .voip ? APS() : try Payload(json: json).aps else {
                 throw FieldError(field: "payload.aps", message: "is missing")
             }
             (userInfo, aps) = (object, decoded)
@@ -120,6 +143,12 @@ public final class Device {
             context.record(.dropped, .pushPayload, "payload not delivered: \(error)", app: app.bundleID)
             return
         }
-        app.receive(push, aps: aps, userInfo: userInfo)
+        if push.pushType == .liveactivity {
+            app.receiveActivityPush(push, aps: aps)
+        } else if push.pushType == .voip {
+            app.receiveVoIPPush(push, userInfo: userInfo)
+        } else {
+            app.receive(push, aps: aps, userInfo: userInfo)
+        }
     }
 }

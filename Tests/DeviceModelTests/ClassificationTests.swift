@@ -94,10 +94,11 @@ struct ClassificationTests {
         #expect(messages[2].contains("aps.badge"), "the error names the field")
     }
 
-    @Test("PUSH-TYPE-NOT-MODELLED (3, U: recorded): push types other than alert and background are not modelled yet")
+    @Test(
+        "PUSH-TYPE-NOT-MODELLED (3, U: recorded): push types other than alert, background, liveactivity: not modelled")
     func otherPushTypesAreRecorded() throws {
         let fixture = DeviceFixture.ready()
-        try fixture.push(#"{"aps":{"event":"update","timestamp":1}}"#, pushType: .liveactivity)
+        try fixture.push(#"{"aps":{}}"#, pushType: .location)
         #expect(fixture.entries(.pushTypeNotModelled).count == 1)
     }
 }

@@ -57,6 +57,6 @@ struct CompletionTests {
         #expect(try complete(["herald", "si"]) == ["simulator-file"])
         #expect(try complete(["herald", "send", "--auth"]) == ["--auth-key"])
         #expect(try complete(["herald", "channels", "--to"]) == ["--topic"])
-        #expect(try complete(["herald", "device", "--co"]) == ["--count"])
+        #expect(try complete(["herald", "device", "--cou"]) == ["--count"])
     }
 }

@@ -28,6 +28,23 @@ struct DeviceCommandTests {
             DeviceOptions(action: .listen(token: token), caFile: "herald-data/ca.pem", count: 1)
         ),
         (["device", "unregister", token], DeviceOptions(action: .unregister(token: token))),
+        (
+            ["device", "run", "p.json"],
+            DeviceOptions(action: .run(profile: "p.json", emulator: nil, until: .end, json: false))
+        ),
+        (
+            [
+                "device", "run", "p.json", "--emulator", "http://127.0.0.1:9", "--until", "5m", "--json",
+                "--control-token", "s",
+            ],
+            DeviceOptions(
+                action: .run(profile: "p.json", emulator: "http://127.0.0.1:9", until: .seconds(300), json: true),
+                controlToken: "s")
+        ),
+        (
+            ["device", "run", "p.json", "--until", "interrupt"],
+            DeviceOptions(action: .run(profile: "p.json", emulator: nil, until: .interrupt, json: false))
+        ),
     ]
 
     @Test(arguments: valid)
@@ -39,7 +56,7 @@ struct DeviceCommandTests {
         (["device"], .missingArgument("ACTION")),
         (
             ["device", "pair"],
-            .invalidValue(option: "ACTION", value: "pair", rule: "must be register, listen or unregister")
+            .invalidValue(option: "ACTION", value: "pair", rule: "must be register, listen, unregister or run")
         ),
         (["device", "listen"], .missingArgument("TOKEN")),
         (["device", "register"], .missingOption("--topic (the app to register for)")),
@@ -63,6 +80,20 @@ struct DeviceCommandTests {
         (
             ["device", "unregister", token, "--listen"],
             .invalidValue(option: "--listen", value: nil, rule: "only applies to register")
+        ),
+        (["device", "run"], .missingArgument("PROFILE")),
+        (
+            ["device", "run", "p.json", "--until", "soon"],
+            .invalidValue(
+                option: "--until", value: "soon", rule: "must be end, interrupt or a duration such as 30s or 5m")
+        ),
+        (
+            ["device", "listen", token, "--json"],
+            .invalidValue(option: "--json", value: nil, rule: "only applies to run")
+        ),
+        (
+            ["device", "register", "--topic", "a.b", "--emulator", "http://127.0.0.1:9"],
+            .invalidValue(option: "--emulator", value: nil, rule: "only applies to run")
         ),
     ]
 

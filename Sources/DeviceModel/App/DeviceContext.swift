@@ -12,6 +12,10 @@ final class DeviceContext {
     var isOnline = true
     var isLocked = false
     var scheduledSummaryOn = false
+    /// The device's time zone, seconds east of UTC (calendar triggers without a zone of their own use it).
+    var timeZoneOffset = 0
+    /// Gives tokens instead of the seed (the emulator adapter's); nil: the seed makes them all.
+    var tokenIssuer: (any TokenIssuer)?
     /// Seeds the tokens this device hands out, so a run reproduces.
     let seed: UInt64
     var identifiers: SplitMix64
@@ -56,6 +60,11 @@ final class DeviceContext {
         }
     }
 
+    /// When the earliest scheduled event is due; nil when none is waiting.
+    var nextEventTime: DeviceInstant? {
+        events.map(\.time).min()
+    }
+
     private func nextDueIndex() -> Int? {
         let now = now
         var best: Int?
@@ -85,10 +94,35 @@ final class DeviceContext {
 public struct DeviceConfiguration: Sendable, Hashable {
     /// What happens to a notification arriving while the app is in the foreground and no delegate is set.
     public var foregroundWithoutDelegate: ForegroundWithoutDelegate
+    /// How many background (content-available) wakes an app gets (DEVICE-SEMANTICS.md 7; the numbers are U).
+    public var backgroundPushBudget: BackgroundPushBudget
+    /// How many VoIP pushes in a row an app may leave unreported before the system stops waking it for them
+    /// (DEVICE-SEMANTICS.md 10; the number is U).
+    public var voipFailuresBeforeCutOff: Int
 
-    public init(foregroundWithoutDelegate: ForegroundWithoutDelegate = .notShown) {
+    public init(
+        foregroundWithoutDelegate: ForegroundWithoutDelegate = .notShown,
+        backgroundPushBudget: BackgroundPushBudget = BackgroundPushBudget(), voipFailuresBeforeCutOff: Int = 3
+    ) {
         self.foregroundWithoutDelegate = foregroundWithoutDelegate
+        self.backgroundPushBudget = backgroundPushBudget
+        self.voipFailuresBeforeCutOff = voipFailuresBeforeCutOff
     }
+}
+
+/// The system's allowance of background wakes per app. Apple says only "don't try to send more than two or
+/// three per hour" and that a daily power budget exists; the model takes 3 in any hour and 30 in any 24 hours.
+public struct BackgroundPushBudget: Sendable, Hashable {
+    public var perHour: Int
+    public var perDay: Int
+
+    public init(perHour: Int = 3, perDay: Int = 30) {
+        self.perHour = perHour
+        self.perDay = perDay
+    }
+
+    /// No limit, as when the app runs under Xcode's debugger.
+    public static let unlimited = BackgroundPushBudget(perHour: .max, perDay: .max)
 }
 
 /// Apple says the notification's own options are used; many developers report that nothing shows.

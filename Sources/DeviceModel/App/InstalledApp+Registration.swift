@@ -77,9 +77,14 @@ extension InstalledApp {
         }
     }
 
-    /// 32 bytes that depend on the device, the app, the environment and the generation, so tokens are unique
+    /// The issuer's token, or 32 bytes that depend on the device, the app, the environment and the generation, so tokens are unique
     /// per app and device, differ between sandbox and production, and reproduce from the device's seed.
     func token(for environment: APSEnvironment) -> [UInt8] {
+        if let issued = context.tokenIssuer?.deviceToken(
+            bundleID: bundleID, environment: environment, generation: tokenGeneration)
+        {
+            return issued
+        }
         var generator = SplitMix64(
             seed: SplitMix64.mix(context.seed) ^ fnv1a(bundleID) ^ (environment == .production ? 0x5052_4F44 : 0)
                 ^ SplitMix64.mix(tokenGeneration))

@@ -22,6 +22,20 @@ public final class InstalledApp {
     var tokenGeneration: UInt64 = 0
     /// The token the device handed out and still delivers to; nil until registration.
     public internal(set) var deviceToken: [UInt8]?
+    /// The app's Live Activities, oldest first, dismissed ones included.
+    public internal(set) var activities: [Activity] = []
+    /// Push-to-start tokens by attributes type.
+    public internal(set) var pushToStartTokens: [String: [UInt8]] = [:]
+    /// What the app hears about its Live Activities.
+    public var activityObserver = ActivityObserver()
+    /// When the app was woken for background pushes, within the last day (the budget counts them).
+    var backgroundWakes: [DeviceInstant] = []
+    /// The newest background push held back by the budget; it wakes the app when the budget allows.
+    var heldBackgroundPush: NotificationRequest?
+    /// PushKit: the app's VoIP push handling; nil until it creates its `PKPushRegistry`.
+    public var pushRegistry: PushRegistry?
+    /// VoIP pushes in a row the app did not report as calls.
+    var unreportedVoIPPushes = 0
 
     init(context: DeviceContext, configuration: AppConfiguration) {
         self.context = context
@@ -41,6 +55,7 @@ public final class InstalledApp {
         state = .foreground
         hasLaunched = true
         if configuration.requestsEphemeralNotifications { notificationCenter.appClipLaunched() }
+        deliverHeldBackgroundPush(because: "the app launched")
     }
 
     /// The user leaves the app; it runs on in the background.
@@ -56,12 +71,17 @@ public final class InstalledApp {
     /// The user swipes the app away in the app switcher.
     public func forceQuit() {
         state = .forceQuit
+        discardHeldBackgroundPush(because: "the user force-quit the app")
     }
 
     /// The user deletes the app and installs it again: a new token, settings and notifications gone.
     public func reinstall() {
         tokenGeneration &+= 1
         deviceToken = nil
+        heldBackgroundPush = nil
+        backgroundWakes = []
+        unreportedVoIPPushes = 0
+        pushRegistry = nil
         state = .notRunning
         hasLaunched = false
         badgeCount = 0

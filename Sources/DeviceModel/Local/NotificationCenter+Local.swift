@@ -60,6 +60,24 @@ extension NotificationCenter {
                 app: app.bundleID, notification: id)
             arm(id, addition: additions, at: fireDate)
             dropOverLimit()
+        case .calendar(let trigger)?:
+            guard let fireDate = trigger.nextTriggerDate(after: context.now, deviceOffset: context.timeZoneOffset)
+            else {
+                context.record(
+                    .scheduled, .localCalendar, "no date matches the trigger's components: it never fires",
+                    app: app.bundleID, notification: id)
+                return
+            }
+            additions += 1
+            pending.append(PendingRequest(request: request, addition: additions, fireDate: fireDate))
+            context.record(
+                .scheduled, .localCalendar,
+                "scheduled for \(fireDate), the next date matching its components"
+                    + (trigger.repeats ? ", repeating" : "")
+                    + (status == .notDetermined ? " (accepted while notDetermined; shown only once authorized)" : ""),
+                app: app.bundleID, notification: id)
+            arm(id, addition: additions, at: fireDate)
+            dropOverLimit()
         }
     }
 
@@ -98,6 +116,11 @@ extension NotificationCenter {
         let request = pending[index].request
         if case .timeInterval(let trigger)? = request.trigger, trigger.repeats {
             let next = time + trigger.timeInterval
+            pending[index].fireDate = next
+            arm(identifier, addition: addition, at: next)
+        } else if case .calendar(let trigger)? = request.trigger, trigger.repeats,
+            let next = trigger.nextTriggerDate(after: time, deviceOffset: context.timeZoneOffset)
+        {
             pending[index].fireDate = next
             arm(identifier, addition: addition, at: next)
         } else {

@@ -17,6 +17,8 @@ public struct NotificationContent: Sendable, Hashable {
     public var relevanceScore: Double
     public var targetContentIdentifier: String?
     public var filterCriteria: String?
+    /// Files shown with the notification (a service extension or a local request adds them).
+    public var attachments: [NotificationAttachment] = []
 
     public init(
         title: String = "", subtitle: String = "", body: String = "", badge: Int? = nil,

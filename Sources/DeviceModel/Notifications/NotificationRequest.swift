@@ -22,6 +22,8 @@ public enum NotificationTrigger: Sendable, Hashable {
     case push
     /// `UNTimeIntervalNotificationTrigger`.
     case timeInterval(TimeIntervalTrigger)
+    /// `UNCalendarNotificationTrigger`.
+    case calendar(CalendarTrigger)
 }
 
 /// `UNNotification`: a request the system delivered, and when.

@@ -23,6 +23,9 @@ public struct Presentation: Sendable, Hashable {
         if listed { parts.append("list") }
         if let sound { parts.append("sound \(sound)") }
         if let badge { parts.append("badge \(badge)") }
+        for attachment in notification.request.content.attachments {
+            parts.append("\(attachment.kind.rawValue) \(attachment.identifier)")
+        }
         return parts.isEmpty ? "nothing" : parts.joined(separator: ", ")
     }
 }

@@ -77,6 +77,14 @@ extension InstalledApp {
             context.record(.dropped, .backgroundWake, "app not woken: \(reason)", app: bundleID, notification: id)
             return
         }
+        guard withinBackgroundBudget(request) else { return }
+        wakeInBackground(request)
+    }
+
+    /// Runs the app's didReceiveRemoteNotification (launching it in the background if needed).
+    func wakeInBackground(_ request: NotificationRequest) {
+        let id = request.identifier
+        backgroundWakes.append(context.now)
         if state == .notRunning { state = .background }
         guard let handler = delegate.didReceiveRemoteNotification else {
             context.record(

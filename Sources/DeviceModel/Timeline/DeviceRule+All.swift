@@ -14,6 +14,10 @@ extension DeviceRule {
         .categoriesReplace,
         .categoryIdentifiers, .categoryButtons, .actionDefault, .actionOptions, .actionTextInput, .actionDismiss,
         .actionNotHandled, .actionUnavailable, .localNotAllowed, .localTimeInterval, .localScheduled, .localReplace,
-        .localPendingLimit, .localRemoved,
+        .localPendingLimit, .localRemoved, .activityPushToStartToken, .activityStartByPush, .activityStartInvalid,
+        .activityStartForeground, .activityUpdateToken, .activityPayload, .activityUpdate, .activityOrder,
+        .activityEnded, .activityEnd, .activityDismissed, .activityStale, .activityLifetime,
+        .backgroundBudget, .backgroundNewestOnly, .voipRegistry, .voipReportCall, .voipCutOff,
+        .attachmentTypes, .attachmentURL, .localCalendar,
     ]
 }

@@ -103,7 +103,7 @@ extension DeviceRule {
         source: "APNs refuses such payloads; default: dropped")
     public static let pushTypeNotModelled = DeviceRule(
         "PUSH-TYPE-NOT-MODELLED", "3", .undocumented,
-        "Push types other than alert and background are not modelled yet.",
+        "Push types other than alert, background, liveactivity and voip are not modelled yet.",
         source: "default: recorded and dropped")
     public static let pushIdentifier = DeviceRule(
         "PUSH-IDENTIFIER", "3.2", .documented,
@@ -257,4 +257,59 @@ extension DeviceRule {
         "LOCAL-REMOVED", "6", .documented,
         "removePendingNotificationRequests cancels what has not fired; ids that are not pending are ignored.",
         source: "removePendingNotificationRequests(withIdentifiers:)")
+}
+
+extension DeviceRule {
+    // 7. Background (silent) pushes
+    public static let backgroundBudget = DeviceRule(
+        "BACKGROUND-BUDGET", "7", .undocumented,
+        "Background pushes are throttled: past the budget the app is not woken until the budget allows again.",
+        source: "Apple: two or three an hour, and a daily power budget; default: 3 wakes in any hour, 30 in any "
+            + "24 hours (DeviceConfiguration.backgroundPushBudget)")
+    public static let backgroundNewestOnly = DeviceRule(
+        "BACKGROUND-NEWEST-ONLY", "7", .documented,
+        "The device holds only the newest background push: a newer one replaces it, a force-quit discards it, a "
+            + "launch delivers it at once.", source: "Pushing background updates to your App")
+}
+
+extension DeviceRule {
+    // 10. PushKit VoIP
+    public static let voipRegistry = DeviceRule(
+        "VOIP-REGISTRY", "10", .documented,
+        "A PKPushRegistry for .voIP gets its own token; VoIP pushes need the voip background mode and are never "
+            + "displayed.", source: "PKPushRegistry; Supporting PushKit Notifications")
+    public static let voipReportCall = DeviceRule(
+        "VOIP-REPORT-CALL", "10", .documented,
+        "Each VoIP push must be reported to CallKit as an incoming call before the handler returns; otherwise the "
+            + "app is terminated.", source: "pushRegistry(_:didReceiveIncomingPushWith:for:completion:)")
+    public static let voipCutOff = DeviceRule(
+        "VOIP-CUT-OFF", "10", .undocumented,
+        "After repeated failures to report a call the system stops launching the app for VoIP pushes.",
+        source: "Apple documents the cut-off, not when; default: after 3 unreported pushes in a row, until a "
+            + "reinstall (DeviceConfiguration.voipFailuresBeforeCutOff)")
+}
+
+extension DeviceRule {
+    // 3.5 Attachments
+    public static let attachmentTypes = DeviceRule(
+        "ATTACHMENT-TYPES", "3.5", .documented,
+        "An attachment is audio (up to 5 MB), an image (10 MB) or a movie (50 MB) of the listed types; others fail "
+            + "with attachmentUnrecognizedType, wrong sizes with attachmentInvalidFileSize.",
+        source: "UNNotificationAttachment")
+    public static let attachmentURL = DeviceRule(
+        "ATTACHMENT-URL", "3.5", .documented,
+        "An attachment's URL must be a file URL (attachmentInvalidURL); a file that does not decode is "
+            + "attachmentCorrupt. The error comes from the initializer, so no request carries a bad file.",
+        source: "UNNotificationAttachment init(identifier:url:options:); UNError")
+}
+
+extension DeviceRule {
+    // 6. Calendar triggers
+    public static let localCalendar = DeviceRule(
+        "LOCAL-CALENDAR", "6", .undocumented,
+        "A calendar trigger fires at the next date matching the components set; unset larger components match "
+            + "anything, unset smaller ones their lowest value; a day the month lacks moves to the next month's first; "
+            + "a repeating one re-arms after each firing.",
+        source: "matching is documented only as 'components that are set'; default: .nextTime, as observed "
+            + "(radar 32865247); a trigger without a zone floats with the device's; fixed offsets, no DST")
 }

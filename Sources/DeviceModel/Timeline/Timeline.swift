@@ -5,6 +5,8 @@
 /// Thread-safety: not thread-safe; owned by the device.
 public final class Timeline {
     public private(set) var entries: [TimelineEntry] = []
+    /// Called with each entry as it is recorded: `herald device run` prints the timeline as it happens.
+    public var onRecord: ((TimelineEntry) -> Void)?
 
     public init() {}
 
@@ -12,8 +14,10 @@ public final class Timeline {
         _ kind: TimelineEntry.Kind, _ rule: DeviceRule, _ message: String, at time: DeviceInstant, app: String,
         notification: String? = nil
     ) {
-        entries.append(
-            TimelineEntry(time: time, app: app, kind: kind, notificationID: notification, rule: rule, message: message))
+        let entry = TimelineEntry(
+            time: time, app: app, kind: kind, notificationID: notification, rule: rule, message: message)
+        entries.append(entry)
+        onRecord?(entry)
     }
 
     /// The entries a rule decided.
@@ -57,6 +61,8 @@ public struct TimelineEntry: Sendable, Hashable, CustomStringConvertible {
         case scheduled
         /// A pending request was removed, by the app or by the pending limit.
         case removed
+        /// A Live Activity started, changed state, or was refused.
+        case activity
     }
 
     public let time: DeviceInstant

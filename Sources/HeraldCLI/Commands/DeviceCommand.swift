@@ -15,10 +15,15 @@ struct DeviceCommand {
     }
 
     func run() async -> Int32 {
+        if case .run(let profile, let emulator, let until, let json) = options.action {
+            return await DeviceRunCommand(
+                command: self, profilePath: profile, emulator: emulator, until: until, json: json
+            ).run()
+        }
         let endpoint: SimulatedDevice.Endpoint
         let loops: EventLoopGroup
         do {
-            endpoint = try makeEndpoint()
+            endpoint = try makeEndpoint(options.endpoint)
             loops = try EventLoopGroup(loopCount: 1, name: "herald-device")
         } catch {
             context.standardError("herald device: \(error)\n")
@@ -40,6 +45,8 @@ struct DeviceCommand {
                 return thenListen ? await listen(device) : finish(device, ExitStatus.success)
             case .listen(let token):
                 return await listen(try SimulatedDevice.attach(token: token, at: endpoint, on: loop))
+            case .run:
+                return ExitStatus.failure  // handled by DeviceRunCommand
             case .unregister(let token):
                 let device = try SimulatedDevice.attach(token: token, at: endpoint, on: loop)
                 do throws(SimulatedDeviceError) {
@@ -108,17 +115,22 @@ struct DeviceCommand {
         case .register: "register"
         case .listen: "listen"
         case .unregister: "unregister"
+        case .run: "run"
         }
     }
 
-    private func makeEndpoint() throws(DeviceSetupError) -> SimulatedDevice.Endpoint {
+    /// The emulator at `url` (`option` names the flag in errors), trusting `--ca-file` over TLS.
+    func makeEndpoint(_ url: String, option: String = "--endpoint") throws(DeviceSetupError) -> SimulatedDevice.Endpoint
+    {
         let parsed: APNsEndpoint
         do {
-            parsed = try APNsEndpoint(url: options.endpoint)
+            parsed = try APNsEndpoint(url: url)
         } catch {
-            throw DeviceSetupError("--endpoint: \(error)")
+            throw DeviceSetupError("\(option): \(error)")
         }
-        guard parsed.usesTLS else { return SimulatedDevice.Endpoint(host: parsed.host, port: parsed.port) }
+        guard parsed.usesTLS else {
+            return SimulatedDevice.Endpoint(host: parsed.host, port: parsed.port, controlToken: options.controlToken)
+        }
         let caFile: String?
         do {
             caFile = try TrustedCA.path(given: options.caFile, host: parsed.host, usesTLS: true, context: context)
@@ -128,7 +140,8 @@ struct DeviceCommand {
         do {
             let tls = try TLSContext(
                 .client(serverHostname: parsed.host, trustRoots: caFile.map { .file($0) } ?? .systemDefault))
-            return SimulatedDevice.Endpoint(host: parsed.host, port: parsed.port, tls: tls)
+            return SimulatedDevice.Endpoint(
+                host: parsed.host, port: parsed.port, tls: tls, controlToken: options.controlToken)
         } catch {
             throw DeviceSetupError((caFile.map { "--ca-file \($0): " } ?? "TLS: ") + "\(error)")
         }

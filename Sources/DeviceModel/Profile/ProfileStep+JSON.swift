@@ -1,0 +1,145 @@
+import APNs
+
+// A script step is an object with one key, the step's name, and its argument:
+//   {"launch": {}}  {"background": {}}  {"foreground": {}}  {"force-quit": {}}  {"lock": {}}  {"unlock": {}}
+//   {"request-authorization": ["alert", "sound", "badge"]}  {"register": {}}
+//   {"wait-for-push": {"count": 1, "timeout": 60}}  {"wait": 30}
+//   {"push": {"payload": {...}, "push-type": "alert", "collapse-id": "m1", "to": "device"}}
+//   {"open": {"notification": "m1"}}  {"dismiss": {}}
+//   {"tap-action": {"action": "reply", "text": "On my way", "notification": "m1"}}
+//   {"add-local": {"id": "r1", "title": "...", "body": "...", "after": 60, "repeats": false}}
+//   {"start-activity": {"attributes-type": "T", "attributes": {...}, "content-state": {...}}}
+//   {"end-activity": {"dismiss": "immediately"}}
+// "notification" defaults to the newest one in Notification Center.
+
+extension ProfileStep {
+    static let names = [
+        "launch", "background", "foreground", "force-quit", "lock", "unlock", "request-authorization", "register",
+        "wait-for-push", "wait", "push", "open", "dismiss", "tap-action", "add-local", "start-activity",
+        "end-activity",
+    ]
+
+    init(json value: JSONValue, at path: String) throws(FieldError) {
+        guard let object = value.objectValue, object.count == 1, let member = object.members.first else {
+            throw FieldError(
+                field: path,
+                message: "must be an object with one key, the step (one of \(Self.names.joined(separator: ", ")))")
+        }
+        let field = "\(path).\(member.key)"
+        let argument = member.value
+        switch member.key {
+        case "launch": self = .launch
+        case "background": self = .moveToBackground
+        case "foreground": self = .moveToForeground
+        case "force-quit": self = .forceQuit
+        case "lock": self = .lock
+        case "unlock": self = .unlock
+        case "register": self = .register
+        case "request-authorization":
+            guard let items = argument.arrayValue else {
+                throw FieldError(field: field, message: "must be an array of options, such as [\"alert\", \"sound\"]")
+            }
+            let choices: [(String, AuthorizationOptions)] = [
+                ("alert", .alert), ("sound", .sound), ("badge", .badge), ("provisional", .provisional),
+                ("critical-alert", .criticalAlert), ("car-play", .carPlay),
+                ("provides-app-notification-settings", .providesAppNotificationSettings),
+            ]
+            var options: AuthorizationOptions = []
+            for (index, item) in items.enumerated() {
+                options.insert(try ProfileReader.pick(item.stringValue ?? "", choices, field: "\(field)[\(index)]"))
+            }
+            self = .requestAuthorization(options)
+        case "wait":
+            guard let seconds = argument.doubleValue, seconds.isFinite, seconds >= 0 else {
+                throw FieldError(field: field, message: "must be a number of seconds, 0 or more")
+            }
+            self = .wait(seconds)
+        case "wait-for-push":
+            var reader = try ProfileReader(argument, at: field)
+            var count = 1
+            if let value = reader.value("count") {
+                guard let number = value.intValue, number > 0 else {
+                    throw FieldError(field: reader.field("count"), message: "must be a whole number above 0")
+                }
+                count = number
+            }
+            self = .waitForPush(count: count, timeout: try reader.seconds("timeout") ?? 60)
+            try reader.finish()
+        case "push": self = .push(try Self.push(argument, at: field))
+        case "open", "dismiss":
+            var reader = try ProfileReader(argument, at: field)
+            let notification = try reader.string("notification")
+            self = member.key == "open" ? .open(notification: notification) : .dismiss(notification: notification)
+            try reader.finish()
+        case "tap-action":
+            var reader = try ProfileReader(argument, at: field)
+            self = .chooseAction(
+                try reader.requiredString("action"), text: try reader.string("text"),
+                notification: try reader.string("notification"))
+            try reader.finish()
+        case "add-local":
+            var reader = try ProfileReader(argument, at: field)
+            let identifier = try reader.requiredString("id")
+            let content = NotificationContent(
+                title: try reader.string("title") ?? "", subtitle: try reader.string("subtitle") ?? "",
+                body: try reader.string("body") ?? "", categoryIdentifier: try reader.string("category") ?? "")
+            self = .addLocal(
+                identifier: identifier, content: content, after: try reader.seconds("after"),
+                repeats: try reader.bool("repeats") ?? false)
+            try reader.finish()
+        case "start-activity":
+            var reader = try ProfileReader(argument, at: field)
+            let type = try reader.requiredString("attributes-type")
+            self = .startActivity(
+                attributesType: type, attributes: try Self.object(&reader, "attributes"),
+                contentState: try Self.object(&reader, "content-state"))
+            try reader.finish()
+        case "end-activity":
+            var reader = try ProfileReader(argument, at: field)
+            let when = try reader.choice("dismiss", [("immediately", true), ("default", false)]) ?? false
+            self = .endActivity(dismissImmediately: when)
+            try reader.finish()
+        default:
+            throw FieldError(
+                field: field, message: "is not a step (one of \(Self.names.joined(separator: ", ")))")
+        }
+    }
+
+    private static func object(_ reader: inout ProfileReader, _ key: String) throws(FieldError) -> JSONObject {
+        guard let value = reader.value(key) else { return JSONObject() }
+        guard let object = value.objectValue else {
+            throw FieldError(field: reader.field(key), message: "must be an object, not \(value.kindDescription)")
+        }
+        return object
+    }
+
+    private static func push(_ argument: JSONValue, at field: String) throws(FieldError) -> ProfilePush {
+        var reader = try ProfileReader(argument, at: field)
+        guard let payload = reader.value("payload") else {
+            throw FieldError(field: reader.field("payload"), message: "is missing")
+        }
+        guard payload.objectValue != nil else {
+            throw FieldError(
+                field: reader.field("payload"), message: "must be an object, not \(payload.kindDescription)")
+        }
+        let types: [(String, PushType)] = [
+            ("alert", .alert), ("background", .background), ("liveactivity", .liveactivity),
+        ]
+        let pushType = try reader.choice("push-type", types) ?? .alert
+        let target: ProfilePush.Target
+        switch try reader.string("to") ?? "device" {
+        case "device": target = .device
+        case "activity": target = .latestActivity
+        case let text where text.hasPrefix("push-to-start:"):
+            target = .pushToStart(String(text.dropFirst("push-to-start:".count)))
+        case let text:
+            throw FieldError(
+                field: reader.field("to"),
+                message: "'\(text)' is not 'device', 'activity' or 'push-to-start:<attributes type>'")
+        }
+        let push = ProfilePush(
+            target: target, pushType: pushType, collapseID: try reader.string("collapse-id"), payload: payload)
+        try reader.finish()
+        return push
+    }
+}
