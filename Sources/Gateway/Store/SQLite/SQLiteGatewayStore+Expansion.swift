@@ -13,15 +13,41 @@ extension SQLiteGatewayStore {
         let chunkSize = StoreLimits.clamp(chunkSize)
         return try await ExpansionProgress.run(maximumChunks: maximumChunks) { () async throws(GatewayStoreError) in
             try await inTransaction { database in
-                try Self.expandChunk(id: id, chunkSize: chunkSize, now: now, in: database)
+                try Self.expandChunk(id: id, chunkSize: chunkSize, lease: nil, now: now, in: database).step
             }
         }
     }
 
-    /// One chunk: rows made (nil when there was nothing to do), recipients in all, whether done.
-    private static func expandChunk(id: NotificationID, chunkSize: Int, now: Int, in database: SQLiteDatabase) throws
-        -> (inserted: Int?, recipients: Int, finished: Bool)
+    public func expandAndClaim(id: NotificationID, chunkSize: Int, claimer: String, leaseMilliseconds: Int, now: Int)
+        async throws(GatewayStoreError) -> ClaimedExpansion
     {
+        let chunkSize = StoreLimits.clamp(chunkSize)
+        let lease = Lease(claimer: claimer, until: now + max(0, leaseMilliseconds))
+        return try await inTransaction { database in
+            let (step, made) = try Self.expandChunk(id: id, chunkSize: chunkSize, lease: lease, now: now, in: database)
+            var notifications: [NotificationID: StoredNotification] = [:]
+            if !made.isEmpty {
+                notifications[id] = try Self.notifications(where: "id = ?", [.text(id)], in: database).first
+            }
+            let progress = ExpansionProgress(
+                inserted: step.inserted ?? 0, chunks: step.inserted == nil ? 0 : 1, recipients: step.recipients,
+                finished: step.finished)
+            return ClaimedExpansion(
+                progress: progress, claim: DeliveryClaim(deliveries: made, notifications: notifications))
+        }
+    }
+
+    /// Who holds the rows an expansion claims, and until when.
+    struct Lease {
+        var claimer: String
+        var until: Int
+    }
+
+    /// One chunk: rows made (nil when there was nothing to do), recipients in all, whether done;
+    /// with a lease, the rows are made claimed by it and returned.
+    private static func expandChunk(
+        id: NotificationID, chunkSize: Int, lease: Lease?, now: Int, in database: SQLiteDatabase
+    ) throws -> (step: ExpansionProgress.Step, made: [Delivery]) {
         let rows = try database.select(
             """
             SELECT state, expanded, expansion_cursor, to_kind, to_values, to_detail, bundle_id, environment, recipients
@@ -39,22 +65,35 @@ extension SQLiteGatewayStore {
         }
         guard let notification = rows.first else { throw GatewayStoreError.unknownNotification(id) }
         guard notification.state == .sending, !notification.expanded else {
-            return (nil, notification.recipients, true)
+            return ((nil, notification.recipients, true), [])
         }
         let chunk = try recipients(
             kind: notification.kind, list: notification.values, detail: notification.detail,
             bundleID: notification.bundleID, environment: notification.environment, after: notification.cursor,
             limit: chunkSize, in: database)
+        var made: [Delivery] = []
+        if lease != nil { made.reserveCapacity(chunk.rows.count) }
         for recipient in chunk.rows {
+            let apnsID = APNsID.random()
+            // A claimed row is due again when its lease runs out, as `claimDeliveries` leaves it.
             try database.run(
                 """
-                INSERT INTO deliveries (notification_id, kind, recipient, environment, apns_id, status, next_attempt_at)
-                    VALUES (?, ?, ?, ?, ?, 'pending', ?)
+                INSERT INTO deliveries (notification_id, kind, recipient, environment, apns_id, status, next_attempt_at,
+                    claimed_by, claimed_until)
+                    VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)
                 """,
                 [
                     .text(id), .text(recipient.kind.rawValue), .text(recipient.recipient),
-                    .text(recipient.environment.rawValue), .text(APNsID.random().value), .integer(now),
+                    .text(recipient.environment.rawValue), .text(apnsID.value), .integer(lease?.until ?? now),
+                    SQLiteValue(lease?.claimer), SQLiteValue(lease?.until),
                 ])
+            if let lease {
+                made.append(
+                    Delivery(
+                        id: database.lastInsertRowID, notificationID: id, kind: recipient.kind,
+                        recipient: recipient.recipient, environment: recipient.environment, apnsID: apnsID,
+                        nextAttemptAt: lease.until, claimedBy: lease.claimer, claimedUntil: lease.until))
+            }
         }
         let count = chunk.rows.count
         try database.run(
@@ -67,7 +106,7 @@ extension SQLiteGatewayStore {
                 .integer(chunk.cursor), .integer(chunk.finished ? 1 : 0), .integer(count), .integer(count),
                 .integer(chunk.finished ? 1 : 0), .integer(count), .text(id),
             ])
-        return (count, notification.recipients + count, chunk.finished)
+        return ((count, notification.recipients + count, chunk.finished), made)
     }
 
     /// The next recipients after `cursor`, at most `limit`, the cursor after them, and whether none are left.
