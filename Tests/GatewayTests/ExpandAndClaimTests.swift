@@ -53,6 +53,32 @@ struct ExpandAndClaimTests {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func everyRowGetsItsOwnVersion4APNsID(_ kind: StoreKind) async throws {
+        let fixture = try GatewayStoreFixture(kind)
+        defer { fixture.remove() }
+        let id = try await created(fixture.store, devices: 300)
+        var made: [Delivery] = []
+        while true {
+            let chunk = try await fixture.store.expandAndClaim(
+                id: id, chunkSize: 128, claimer: "a", leaseMilliseconds: lease, now: Clock.start)
+            made += chunk.claim.deliveries
+            if chunk.progress.finished { break }
+        }
+        #expect(made.count == 300 && Set(made.map(\.apnsID)).count == 300)
+        for apnsID in made.map(\.apnsID.value) {
+            let characters = Array(apnsID)
+            // 8-4-4-4-12 lowercase hex, version 4, RFC 4122 variant.
+            #expect(characters.count == 36 && [8, 13, 18, 23].allSatisfy { characters[$0] == "-" })
+            #expect(
+                characters.enumerated().allSatisfy { [8, 13, 18, 23].contains($0) || "0123456789abcdef".contains($1) })
+            #expect(characters[14] == "4" && "89ab".contains(characters[19]), "\(apnsID)")
+        }
+        // The expansion's cursor moved by chunks: every device once, in registration order.
+        let tokens = try (1...300).map { try token($0).hex }
+        #expect(made.map(\.recipient) == tokens)
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func rowsOfADeadClaimerComeBackWithTheirApnsIDsWhenTheLeaseRunsOut(_ kind: StoreKind) async throws {
         let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }

@@ -67,13 +67,42 @@ extension SQLiteGatewayStore {
         guard notification.state == .sending, !notification.expanded else {
             return ((nil, notification.recipients, true), [])
         }
-        let chunk = try recipients(
-            kind: notification.kind, list: notification.values, detail: notification.detail,
-            bundleID: notification.bundleID, environment: notification.environment, after: notification.cursor,
-            limit: chunkSize, in: database)
+        let chunk: (count: Int, cursor: Int, finished: Bool, made: [Delivery])
+        if Self.isQueried(notification.kind) {
+            chunk = try insertQueriedChunk(
+                id: id, kind: notification.kind, list: notification.values, detail: notification.detail,
+                bundleID: notification.bundleID, after: notification.cursor, limit: chunkSize, lease: lease, now: now,
+                in: database)
+        } else {
+            let listed = try recipients(
+                kind: notification.kind, list: notification.values, detail: notification.detail,
+                bundleID: notification.bundleID, environment: notification.environment, after: notification.cursor,
+                limit: chunkSize, in: database)
+            let made = try insertRows(listed.rows, id: id, lease: lease, now: now, in: database)
+            chunk = (listed.rows.count, listed.cursor, listed.finished, made)
+        }
+        let count = chunk.count
+        try database.run(
+            """
+            UPDATE notifications SET expansion_cursor = ?, expanded = ?, recipients = recipients + ?,
+                pending = pending + ?, state = CASE WHEN ? = 1 AND pending + ? = 0 THEN 'done' ELSE state END
+                WHERE id = ?
+            """,
+            [
+                .integer(chunk.cursor), .integer(chunk.finished ? 1 : 0), .integer(count), .integer(count),
+                .integer(chunk.finished ? 1 : 0), .integer(count), .text(id),
+            ])
+        return ((count, notification.recipients + count, chunk.finished), chunk.made)
+    }
+
+    /// Inserts `rows` one statement each, each with a fresh apns-id; with a lease, made claimed by
+    /// it and returned.
+    private static func insertRows(
+        _ rows: [ExpansionRow], id: NotificationID, lease: Lease?, now: Int,
+        in database: SQLiteDatabase
+    ) throws -> [Delivery] {
         var made: [Delivery] = []
-        if lease != nil { made.reserveCapacity(chunk.rows.count) }
-        for recipient in chunk.rows {
+        for recipient in rows {
             let apnsID = APNsID.random()
             // A claimed row is due again when its lease runs out, as `claimDeliveries` leaves it.
             try database.run(
@@ -95,21 +124,11 @@ extension SQLiteGatewayStore {
                         nextAttemptAt: lease.until, claimedBy: lease.claimer, claimedUntil: lease.until))
             }
         }
-        let count = chunk.rows.count
-        try database.run(
-            """
-            UPDATE notifications SET expansion_cursor = ?, expanded = ?, recipients = recipients + ?,
-                pending = pending + ?, state = CASE WHEN ? = 1 AND pending + ? = 0 THEN 'done' ELSE state END
-                WHERE id = ?
-            """,
-            [
-                .integer(chunk.cursor), .integer(chunk.finished ? 1 : 0), .integer(count), .integer(count),
-                .integer(chunk.finished ? 1 : 0), .integer(count), .text(id),
-            ])
-        return ((count, notification.recipients + count, chunk.finished), made)
+        return made
     }
 
-    /// The next recipients after `cursor`, at most `limit`, the cursor after them, and whether none are left.
+    /// The next listed recipients (tokens, an activity, a channel) after `cursor`, at most `limit`,
+    /// the cursor after them, and whether none are left. Queried kinds are `insertQueriedChunk`'s.
     private static func recipients(
         kind: String, list: String, detail: String?, bundleID: String, environment: Environment, after cursor: Int,
         limit: Int, in database: SQLiteDatabase
@@ -118,18 +137,6 @@ extension SQLiteGatewayStore {
             throw GatewayStoreError.corrupt(table: "notifications", column: "to_values", value: list)
         }
         switch kind {
-        case "tags", "users", "push-to-start":
-            let (table, rowKind): (String, Delivery.Kind) =
-                kind == "push-to-start" ? ("push_to_start_tokens", .pushToStart) : ("devices", .device)
-            var parameters: [SQLiteValue] = [.text(bundleID), .integer(cursor), .text(list), .integer(limit)]
-            if kind == "push-to-start" { parameters.append(SQLiteValue(detail)) }
-            let rows = try database.select(expansionSQL(kind), parameters, table: table) {
-                row throws(GatewayStoreError) in
-                ExpansionRow(
-                    cursor: try row.int(0, "seq"), kind: rowKind, recipient: try row.string(1, "token"),
-                    environment: try row.value(2, "environment"))
-            }
-            return (rows, rows.last?.cursor ?? cursor, rows.count < limit)
         case "tokens":
             let end = min(values.count, cursor + limit)
             var rows: [ExpansionRow] = []
