@@ -7,6 +7,9 @@ import Testing
 /// Which `GatewayStore` a shared test runs against.
 enum StoreKind: String, CustomTestStringConvertible, Sendable {
     case memory, sqlite, postgres
+    /// The in-memory store without its own `expandAndClaim` (the protocol's default: rows made
+    /// unclaimed), as a store that does not implement the fused path behaves.
+    case unfused
 
     /// The stores that implement all of `GatewayStore`.
     static let allCases: [StoreKind] = [.memory, .sqlite]
@@ -46,6 +49,7 @@ struct GatewayStoreFixture {
     {
         switch kind {
         case .memory: previous ?? InMemoryGatewayStore()
+        case .unfused: previous ?? HeldDeviceStore(released: true)
         case .sqlite: try SQLiteGatewayStore(path: directory + "/" + SQLiteGatewayStore.fileName)
         case .postgres: throw FixtureError(message: "PostgresGatewayStore is not a complete GatewayStore yet")
         }
