@@ -7,6 +7,9 @@ import Testing
 /// Which `GatewayStore` a shared test runs against.
 enum StoreKind: String, CustomTestStringConvertible, Sendable {
     case memory, sqlite, postgres
+    /// The in-memory store without its own `expandAndClaim` (the protocol's default: rows made
+    /// unclaimed), as a store that does not implement the fused path behaves.
+    case unfused
 
     /// Every store: the shared suites run against each.
     static let allCases: [StoreKind] = [.memory, .sqlite, .postgres]
@@ -47,6 +50,7 @@ struct GatewayStoreFixture {
     {
         switch kind {
         case .memory: previous ?? InMemoryGatewayStore()
+        case .unfused: previous ?? HeldDeviceStore(released: true)
         case .sqlite: try SQLiteGatewayStore(path: directory + "/" + SQLiteGatewayStore.fileName)
         case .postgres: try PostgresGatewayStore(conninfo: conninfo)
         }

@@ -2,12 +2,18 @@
 //
 //   scheduler (one task)                          workers (max(2, concurrency / batch) tasks)
 //   ---------------------                         ------------------------------------------
-//   startDueNotifications(now)                    claimDeliveries(batch, lease)
-//   notificationsToExpand -> expandNotification      | none due: wait (wake, expansion, idle poll)
-//     (chunks; a restart resumes here)               v
-//   rows made -> ring the workers                 inactiveTokens: pruned since -> not sent
-//   now and then: pendingDeliveryCount (metric)   DeliveryBatchSender: sendEach per client
-//   wait: wake(), more to expand, idle poll       recordOutcomes (one transaction per batch)
+//   startDueNotifications(now)                    claimDeliveries(batch, lease): due rows first
+//   notificationsToExpand -> the expansion list      | none due: expandAndClaim(next in the list):
+//     (a restart resumes here) -> ring workers       |   one chunk of rows, made already claimed
+//   now and then: pendingDeliveryCount (metric)      | neither: wait (wake, idle poll)
+//   wait: wake(), idle poll                          v
+//                                                 inactiveTokens (claimed rows only: pruned since)
+//                                                 DeliveryBatchSender: sendEach per client
+//                                                 recordOutcomes (one transaction per batch)
+//
+// A fresh fan-out costs one transaction per chunk that makes the rows and claims them, one send
+// round, one transaction of outcomes: no separate claim, and no inactive-token check (the rows
+// were made from active tokens in the same transaction).
 //
 // Threading: the loops are tasks on the cooperative pool; store calls suspend them (the SQLite
 // store works on its own thread); the sends run on the APNs transport's event loops (sendEach), so
@@ -24,9 +30,12 @@ import Synchronization
 
 /// What a ``DeliveryEngine`` did, for logs and tests.
 public enum DeliveryEngineEvent: Sendable {
-    /// A scheduling round at `now` (the engine's clock): scheduled notifications started, delivery
-    /// rows made by expansion.
-    case scheduled(now: Int, started: [NotificationID], rowsMade: Int)
+    /// A scheduling round at `now` (the engine's clock): scheduled notifications started, and
+    /// those with recipients still to expand (handed to the workers).
+    case scheduled(now: Int, started: [NotificationID], expanding: [NotificationID])
+    /// A worker expanded one chunk of the notification (claiming the rows it made, when the
+    /// store can).
+    case expanded(NotificationID, ExpansionProgress)
     /// A batch's outcomes were recorded; `pruned` tokens changed status.
     case recorded([DeliveryOutcome], pruned: Int)
     /// A store call failed; the engine tries again after its idle poll interval (claimed rows come
@@ -58,6 +67,8 @@ public final class DeliveryEngine: Sendable {
     /// Past the shutdown's grace period: outcomes are no longer recorded.
     private let abandoning = Atomic<Bool>(false)
     private let running = Mutex<Task<Void, Never>?>(nil)
+    /// Notifications with recipients still to expand: the scheduler adds them, workers expand them.
+    private let toExpand = ExpansionList()
 
     /// An engine over `store`, sending through `connections`. `observer` hears every event (on the
     /// engine's tasks: keep it short).
@@ -134,7 +145,7 @@ public final class DeliveryEngine: Sendable {
         }
     }
 
-    // MARK: - Scheduling and expansion
+    // MARK: - Scheduling
 
     private func scheduleLoop() async {
         let clock = ContinuousClock()
@@ -146,20 +157,13 @@ public final class DeliveryEngine: Sendable {
                 let started = try await store.startDueNotifications(now: now, limit: 1_000)
                 more = started.count == 1_000
                 let expanding = try await store.notificationsToExpand(limit: 100)
-                var made = 0
-                for id in expanding where !isStopping {
-                    let progress = try await store.expandNotification(
-                        id: id, chunkSize: configuration.expansionChunkSize,
-                        maximumChunks: configuration.expansionChunksPerRound, now: configuration.clock())
-                    made += progress.inserted
-                    if progress.inserted > 0 { work.ring() }
-                    if !progress.finished { more = true }
-                }
+                toExpand.add(expanding)
+                if !expanding.isEmpty { work.ring() }
                 if depthCountedAt.map({ clock.now - $0 >= configuration.queueDepthInterval }) ?? true {
                     metrics.setQueueDepth(try await store.pendingDeliveryCount())
                     depthCountedAt = clock.now
                 }
-                observer?(.scheduled(now: now, started: started, rowsMade: made))
+                observer?(.scheduled(now: now, started: started, expanding: expanding))
             } catch {
                 observer?(.storeFailed(error))
                 more = false
@@ -172,20 +176,17 @@ public final class DeliveryEngine: Sendable {
         }
     }
 
-    // MARK: - Claiming, sending, recording
+    // MARK: - Expanding, claiming, sending, recording
 
     private func workLoop(concurrency: Int) async {
         let sender = DeliveryBatchSender(connections: connections, metrics: metrics, concurrency: concurrency)
         while !isStopping {
             do {
-                let claim = try await store.claimDeliveries(
-                    limit: configuration.claimBatchSize, claimer: configuration.claimer,
-                    leaseMilliseconds: configuration.leaseMilliseconds, now: configuration.clock())
-                guard !claim.deliveries.isEmpty else {
+                guard let (claim, fresh) = try await nextBatch() else {
                     await work.wait(timeout: configuration.idlePollInterval)
                     continue
                 }
-                let inactive = try await inactiveDeliveries(claim)
+                let inactive = fresh ? [] : try await inactiveDeliveries(claim)
                 let outcomes = await sender.send(claim, inactive: inactive)
                 // Recorded while stopping (these sends happened), unless the grace period is over.
                 guard !abandoning.load(ordering: .acquiring) else { return }
@@ -198,6 +199,28 @@ public final class DeliveryEngine: Sendable {
                 await work.wait(timeout: configuration.idlePollInterval)
             }
         }
+    }
+
+    /// The worker's next batch: due rows first (retries, leases run out, rows made unclaimed),
+    /// else the next chunk of a notification being expanded, made already claimed (`fresh`: its
+    /// recipients were active when the rows were made). Nil when there is neither.
+    private func nextBatch() async throws(GatewayStoreError) -> (claim: DeliveryClaim, fresh: Bool)? {
+        while !isStopping {
+            let claim = try await store.claimDeliveries(
+                limit: configuration.claimBatchSize, claimer: configuration.claimer,
+                leaseMilliseconds: configuration.leaseMilliseconds, now: configuration.clock())
+            if !claim.deliveries.isEmpty { return (claim, false) }
+            guard let id = toExpand.next() else { return nil }
+            // One chunk is one batch: the rows in flight stay bounded by the workers' batches.
+            let expansion = try await store.expandAndClaim(
+                id: id, chunkSize: configuration.claimBatchSize, claimer: configuration.claimer,
+                leaseMilliseconds: configuration.leaseMilliseconds, now: configuration.clock())
+            if expansion.progress.finished { toExpand.remove(id) }
+            observer?(.expanded(id, expansion.progress))
+            if !expansion.claim.deliveries.isEmpty { return (expansion.claim, true) }
+            // Rows made unclaimed (a store without the fused path) are due: the next claim takes them.
+        }
+        return nil
     }
 
     /// The ids of the claim's deliveries whose tokens were pruned after their rows were made

@@ -5,7 +5,8 @@ import APNsClient
 ///
 /// Thread-safety: a value type; `Sendable`.
 public struct DeliveryEngineConfiguration: Sendable {
-    /// Deliveries taken per claim (one store transaction), at most `StoreLimits.maximumBatch`.
+    /// Deliveries taken per claim (one store transaction), at most `StoreLimits.maximumBatch`; also
+    /// the rows a worker makes (and claims) per expansion transaction.
     public var claimBatchSize: Int
     /// How long a claim holds its rows. A worker that dies leaves them to come back after this;
     /// keep it well above the time a batch can take (the client's request timeout times its
@@ -21,10 +22,6 @@ public struct DeliveryEngineConfiguration: Sendable {
     /// How often an idle engine looks for work it was not woken for: scheduled notifications
     /// coming due, retries whose backoff ended, leases that ran out.
     public var idlePollInterval: Duration
-    /// Delivery rows made per expansion transaction.
-    public var expansionChunkSize: Int
-    /// Chunks one notification expands before the engine looks at its other work (then goes on).
-    public var expansionChunksPerRound: Int
     /// How often the pending deliveries are counted for the queue-depth metric.
     public var queueDepthInterval: Duration
     /// This process's name in `claimed-by`; distinct per process sharing a store.
@@ -35,7 +32,7 @@ public struct DeliveryEngineConfiguration: Sendable {
     public init(
         claimBatchSize: Int = 500, leaseMilliseconds: Int = 120_000, sendConcurrency: Int = 1_000,
         backoff: DeliveryBackoff = DeliveryBackoff(), idlePollInterval: Duration = .seconds(1),
-        expansionChunkSize: Int = 1_000, expansionChunksPerRound: Int = 10, queueDepthInterval: Duration = .seconds(10),
+        queueDepthInterval: Duration = .seconds(10),
         claimer: String = "gateway-" + APNsID.random().value.prefix(8),
         clock: @escaping @Sendable () -> Int = GatewayConfiguration.systemMillisecondClock
     ) {
@@ -44,8 +41,6 @@ public struct DeliveryEngineConfiguration: Sendable {
         self.sendConcurrency = max(1, sendConcurrency)
         self.backoff = backoff
         self.idlePollInterval = idlePollInterval
-        self.expansionChunkSize = min(max(1, expansionChunkSize), StoreLimits.maximumBatch)
-        self.expansionChunksPerRound = max(1, expansionChunksPerRound)
         self.queueDepthInterval = queueDepthInterval
         self.claimer = claimer
         self.clock = clock

@@ -81,6 +81,18 @@ public struct DeliveryClaim: Sendable, Hashable {
     }
 }
 
+/// What one `expandAndClaim` call did: the expansion's progress, and the rows it made that it
+/// also claimed (none when the store claims nothing at expansion: they are then claimed as usual).
+public struct ClaimedExpansion: Sendable, Hashable {
+    public var progress: ExpansionProgress
+    public var claim: DeliveryClaim
+
+    public init(progress: ExpansionProgress, claim: DeliveryClaim) {
+        self.progress = progress
+        self.claim = claim
+    }
+}
+
 /// What a worker learned from one send.
 public struct DeliveryOutcome: Sendable, Hashable {
     public enum Result: Sendable, Hashable {

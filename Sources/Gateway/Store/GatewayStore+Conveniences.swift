@@ -57,6 +57,17 @@ extension NotificationStore {
     }
 }
 
+extension NotificationStore {
+    /// Expands one chunk and claims nothing: the rows are due at once, and `claimDeliveries`
+    /// takes them. A store overrides this to save the claim (SQLite and the in-memory store do).
+    public func expandAndClaim(id: NotificationID, chunkSize: Int, claimer: String, leaseMilliseconds: Int, now: Int)
+        async throws(GatewayStoreError) -> ClaimedExpansion
+    {
+        let progress = try await expandNotification(id: id, chunkSize: chunkSize, maximumChunks: 1, now: now)
+        return ClaimedExpansion(progress: progress, claim: DeliveryClaim(deliveries: [], notifications: [:]))
+    }
+}
+
 /// The store's limits on one call.
 enum StoreLimits {
     /// Chunks and batches are clamped to this many rows, so one call's memory stays bounded.

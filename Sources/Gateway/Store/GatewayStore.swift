@@ -109,6 +109,15 @@ public protocol NotificationStore: Sendable {
     /// twice. Memory is bounded by `chunkSize`, not by the number of recipients.
     func expandNotification(id: NotificationID, chunkSize: Int, maximumChunks: Int, now: Int)
         async throws(GatewayStoreError) -> ExpansionProgress
+    /// Expands one chunk (at most `chunkSize` rows, one transaction) of a `sending` notification,
+    /// as `expandNotification` with `maximumChunks: 1` does, and may claim the rows it made for
+    /// `claimer` until `now + leaseMilliseconds` in that transaction, as `claimDeliveries` would: a
+    /// fresh fan-out then needs no claim of its own. Rows it claims were made from recipients
+    /// active in that transaction, so they need no inactive-token check before they are sent. Rows
+    /// made but not claimed (the default implementation claims none) are due at `now` and
+    /// `claimDeliveries` takes them.
+    func expandAndClaim(id: NotificationID, chunkSize: Int, claimer: String, leaseMilliseconds: Int, now: Int)
+        async throws(GatewayStoreError) -> ClaimedExpansion
     /// Moves `scheduled` notifications whose `sendAt` has come to `sending`; returns their ids. Each
     /// id is returned by one call only (PostgreSQL: to one process only).
     func startDueNotifications(now: Int, limit: Int) async throws(GatewayStoreError) -> [NotificationID]

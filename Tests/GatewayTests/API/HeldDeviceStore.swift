@@ -3,7 +3,9 @@ import Gateway
 import Synchronization
 
 /// An in-memory store whose `upsertDevice` waits until ``release()``: a slow store, to show the
-/// gateway answers other requests meanwhile. Every other call goes straight to the store.
+/// gateway answers other requests meanwhile. Every other call goes straight to the store, except
+/// `expandAndClaim`, which it leaves to the protocol's default (made `released`, it is an
+/// in-memory store without the fused expansion: what a store that does not implement it gets).
 final class HeldDeviceStore: GatewayStore {
     let base = InMemoryGatewayStore()
     private let state = Mutex<(released: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
@@ -12,8 +14,9 @@ final class HeldDeviceStore: GatewayStore {
     let holds: AsyncStream<Void>
     private let holdsContinuation: AsyncStream<Void>.Continuation
 
-    init() {
+    init(released: Bool = false) {
         (holds, holdsContinuation) = AsyncStream.makeStream()
+        state.withLock { $0.released = released }
     }
 
     func release() {

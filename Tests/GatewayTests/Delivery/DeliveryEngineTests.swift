@@ -9,8 +9,9 @@ import Testing
 /// final failures, scheduled sends, leases, cancel.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct DeliveryEngineTests {
-    /// The fan-out over h2c on the in-memory store and over TLS on SQLite.
-    static let fanOutCases: [(StoreKind, Bool)] = [(.memory, false), (.sqlite, true)]
+    /// The fan-out over h2c on the in-memory store (with and without its fused expansion) and over
+    /// TLS on SQLite.
+    static let fanOutCases: [(StoreKind, Bool)] = [(.memory, false), (.unfused, false), (.sqlite, true)]
 
     @Test(arguments: fanOutCases)
     func fanOutByTagReachesEveryDeviceExactlyOnce(kind: StoreKind, tls: Bool) async throws {

@@ -64,7 +64,7 @@ final class DeliveryHarness: Sendable {
         let clock = self.clock
         var configuration = DeliveryEngineConfiguration(
             claimBatchSize: 50, leaseMilliseconds: 600_000, sendConcurrency: 100, backoff: Self.backoff,
-            idlePollInterval: .milliseconds(50), expansionChunkSize: 30, expansionChunksPerRound: 2,
+            idlePollInterval: .milliseconds(50),
             queueDepthInterval: .zero, claimer: "test-engine", clock: { clock.now })
         configure(&configuration)
         engineConfiguration = configuration

@@ -42,6 +42,30 @@ extension InMemoryGatewayStore {
         }
     }
 
+    public func expandAndClaim(id: NotificationID, chunkSize: Int, claimer: String, leaseMilliseconds: Int, now: Int)
+        async throws(GatewayStoreError) -> ClaimedExpansion
+    {
+        let chunkSize = StoreLimits.clamp(chunkSize)
+        let until = now + max(0, leaseMilliseconds)
+        return try state.withLock { state throws(GatewayStoreError) in
+            let step = try state.expandChunk(id: id, chunkSize: chunkSize, now: now)
+            let inserted = step.inserted ?? 0
+            var claimed: [Delivery] = []
+            for index in (state.deliveries.count - inserted)..<state.deliveries.count {
+                state.deliveries[index].claimedBy = claimer
+                state.deliveries[index].claimedUntil = until
+                state.deliveries[index].nextAttemptAt = until
+                claimed.append(state.deliveries[index])
+            }
+            let notification = claimed.isEmpty ? nil : state.notifications[id]?.notification
+            return ClaimedExpansion(
+                progress: ExpansionProgress(
+                    inserted: inserted, chunks: step.inserted == nil ? 0 : 1, recipients: step.recipients,
+                    finished: step.finished),
+                claim: DeliveryClaim(deliveries: claimed, notifications: notification.map { [id: $0] } ?? [:]))
+        }
+    }
+
     public func startDueNotifications(now: Int, limit: Int) async throws(GatewayStoreError) -> [NotificationID] {
         state.withLock { state in
             let due = state.notificationOrder.compactMap { state.notifications[$0]?.notification }

@@ -19,6 +19,16 @@ extension SQLiteGatewayStore {
             RETURNING \(deliveryColumns)
         """
 
+    /// Ends the listed deliveries as succeeded: parameters now, a JSON array of [delivery seq,
+    /// apns-unique-id or null]. json_each drives, each row one rowid lookup; rows no longer
+    /// pending are left alone. Returns each ended row's notification.
+    static let successSQL = """
+        UPDATE deliveries SET status = 'succeeded', reason = NULL, attempts = attempts + 1, last_attempt_at = ?1,
+            apns_unique_id = o.value ->> 1, claimed_by = NULL, claimed_until = NULL
+            FROM json_each(?2) o WHERE deliveries.seq = o.value ->> 0 AND deliveries.status = 'pending'
+            RETURNING deliveries.notification_id
+        """
+
     public func claimDeliveries(limit: Int, claimer: String, leaseMilliseconds: Int, now: Int)
         async throws(GatewayStoreError) -> DeliveryClaim
     {
@@ -45,21 +55,23 @@ extension SQLiteGatewayStore {
             var pruned = 0
             var notifications: [NotificationID: StoredNotification] = [:]
             var changes: [NotificationID: NotificationCounts] = [:]
-            for outcome in outcomes {
-                // A success (nearly every outcome of a fan-out) is one UPDATE, without reading the
-                // row back: what `Delivery.applying(.succeeded)` does, written in SQL.
-                if case .succeeded(let uniqueID) = outcome.result {
-                    let ended = try database.query(
-                        """
-                        UPDATE deliveries SET status = 'succeeded', reason = NULL, attempts = attempts + 1,
-                            last_attempt_at = ?, apns_unique_id = ?, claimed_by = NULL, claimed_until = NULL
-                            WHERE seq = ? AND status = 'pending'
-                            RETURNING notification_id
-                        """, [.integer(now), SQLiteValue(uniqueID), .integer(outcome.deliveryID)]
-                    ) { $0.string(0) }
-                    if let id = ended.first ?? nil { changes[id, default: NotificationCounts()].count(.succeeded) }
-                    continue
+            // Successes (nearly every outcome of a fan-out) are one statement for the batch, which
+            // reads nothing back but the notification of each row it ended: what
+            // `Delivery.applying(.succeeded)` does, written in SQL.
+            let successes = outcomes.compactMap { outcome -> JSONValue? in
+                guard case .succeeded(let uniqueID) = outcome.result else { return nil }
+                return .array([.number(JSONNumber(outcome.deliveryID)), uniqueID.map(JSONValue.string) ?? .null])
+            }
+            if !successes.isEmpty {
+                let ended = try database.query(
+                    Self.successSQL, [.integer(now), .text(JSONValue.array(successes).encodedString)]
+                ) { $0.string(0) }
+                for id in ended {
+                    if let id { changes[id, default: NotificationCounts()].count(.succeeded) }
                 }
+            }
+            for outcome in outcomes {
+                if case .succeeded = outcome.result { continue }
                 guard
                     let delivery = try database.select(
                         "SELECT \(Self.deliveryColumns) FROM deliveries WHERE seq = ? AND status = 'pending'",

@@ -13,15 +13,41 @@ extension SQLiteGatewayStore {
         let chunkSize = StoreLimits.clamp(chunkSize)
         return try await ExpansionProgress.run(maximumChunks: maximumChunks) { () async throws(GatewayStoreError) in
             try await inTransaction { database in
-                try Self.expandChunk(id: id, chunkSize: chunkSize, now: now, in: database)
+                try Self.expandChunk(id: id, chunkSize: chunkSize, lease: nil, now: now, in: database).step
             }
         }
     }
 
-    /// One chunk: rows made (nil when there was nothing to do), recipients in all, whether done.
-    private static func expandChunk(id: NotificationID, chunkSize: Int, now: Int, in database: SQLiteDatabase) throws
-        -> (inserted: Int?, recipients: Int, finished: Bool)
+    public func expandAndClaim(id: NotificationID, chunkSize: Int, claimer: String, leaseMilliseconds: Int, now: Int)
+        async throws(GatewayStoreError) -> ClaimedExpansion
     {
+        let chunkSize = StoreLimits.clamp(chunkSize)
+        let lease = Lease(claimer: claimer, until: now + max(0, leaseMilliseconds))
+        return try await inTransaction { database in
+            let (step, made) = try Self.expandChunk(id: id, chunkSize: chunkSize, lease: lease, now: now, in: database)
+            var notifications: [NotificationID: StoredNotification] = [:]
+            if !made.isEmpty {
+                notifications[id] = try Self.notifications(where: "id = ?", [.text(id)], in: database).first
+            }
+            let progress = ExpansionProgress(
+                inserted: step.inserted ?? 0, chunks: step.inserted == nil ? 0 : 1, recipients: step.recipients,
+                finished: step.finished)
+            return ClaimedExpansion(
+                progress: progress, claim: DeliveryClaim(deliveries: made, notifications: notifications))
+        }
+    }
+
+    /// Who holds the rows an expansion claims, and until when.
+    struct Lease {
+        var claimer: String
+        var until: Int
+    }
+
+    /// One chunk: rows made (nil when there was nothing to do), recipients in all, whether done;
+    /// with a lease, the rows are made claimed by it and returned.
+    private static func expandChunk(
+        id: NotificationID, chunkSize: Int, lease: Lease?, now: Int, in database: SQLiteDatabase
+    ) throws -> (step: ExpansionProgress.Step, made: [Delivery]) {
         let rows = try database.select(
             """
             SELECT state, expanded, expansion_cursor, to_kind, to_values, to_detail, bundle_id, environment, recipients
@@ -39,24 +65,23 @@ extension SQLiteGatewayStore {
         }
         guard let notification = rows.first else { throw GatewayStoreError.unknownNotification(id) }
         guard notification.state == .sending, !notification.expanded else {
-            return (nil, notification.recipients, true)
+            return ((nil, notification.recipients, true), [])
         }
-        let chunk = try recipients(
-            kind: notification.kind, list: notification.values, detail: notification.detail,
-            bundleID: notification.bundleID, environment: notification.environment, after: notification.cursor,
-            limit: chunkSize, in: database)
-        for recipient in chunk.rows {
-            try database.run(
-                """
-                INSERT INTO deliveries (notification_id, kind, recipient, environment, apns_id, status, next_attempt_at)
-                    VALUES (?, ?, ?, ?, ?, 'pending', ?)
-                """,
-                [
-                    .text(id), .text(recipient.kind.rawValue), .text(recipient.recipient),
-                    .text(recipient.environment.rawValue), .text(APNsID.random().value), .integer(now),
-                ])
+        let chunk: (count: Int, cursor: Int, finished: Bool, made: [Delivery])
+        if Self.isQueried(notification.kind) {
+            chunk = try insertQueriedChunk(
+                id: id, kind: notification.kind, list: notification.values, detail: notification.detail,
+                bundleID: notification.bundleID, after: notification.cursor, limit: chunkSize, lease: lease, now: now,
+                in: database)
+        } else {
+            let listed = try recipients(
+                kind: notification.kind, list: notification.values, detail: notification.detail,
+                bundleID: notification.bundleID, environment: notification.environment, after: notification.cursor,
+                limit: chunkSize, in: database)
+            let made = try insertRows(listed.rows, id: id, lease: lease, now: now, in: database)
+            chunk = (listed.rows.count, listed.cursor, listed.finished, made)
         }
-        let count = chunk.rows.count
+        let count = chunk.count
         try database.run(
             """
             UPDATE notifications SET expansion_cursor = ?, expanded = ?, recipients = recipients + ?,
@@ -67,10 +92,43 @@ extension SQLiteGatewayStore {
                 .integer(chunk.cursor), .integer(chunk.finished ? 1 : 0), .integer(count), .integer(count),
                 .integer(chunk.finished ? 1 : 0), .integer(count), .text(id),
             ])
-        return (count, notification.recipients + count, chunk.finished)
+        return ((count, notification.recipients + count, chunk.finished), chunk.made)
     }
 
-    /// The next recipients after `cursor`, at most `limit`, the cursor after them, and whether none are left.
+    /// Inserts `rows` one statement each, each with a fresh apns-id; with a lease, made claimed by
+    /// it and returned.
+    private static func insertRows(
+        _ rows: [ExpansionRow], id: NotificationID, lease: Lease?, now: Int,
+        in database: SQLiteDatabase
+    ) throws -> [Delivery] {
+        var made: [Delivery] = []
+        for recipient in rows {
+            let apnsID = APNsID.random()
+            // A claimed row is due again when its lease runs out, as `claimDeliveries` leaves it.
+            try database.run(
+                """
+                INSERT INTO deliveries (notification_id, kind, recipient, environment, apns_id, status, next_attempt_at,
+                    claimed_by, claimed_until)
+                    VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)
+                """,
+                [
+                    .text(id), .text(recipient.kind.rawValue), .text(recipient.recipient),
+                    .text(recipient.environment.rawValue), .text(apnsID.value), .integer(lease?.until ?? now),
+                    SQLiteValue(lease?.claimer), SQLiteValue(lease?.until),
+                ])
+            if let lease {
+                made.append(
+                    Delivery(
+                        id: database.lastInsertRowID, notificationID: id, kind: recipient.kind,
+                        recipient: recipient.recipient, environment: recipient.environment, apnsID: apnsID,
+                        nextAttemptAt: lease.until, claimedBy: lease.claimer, claimedUntil: lease.until))
+            }
+        }
+        return made
+    }
+
+    /// The next listed recipients (tokens, an activity, a channel) after `cursor`, at most `limit`,
+    /// the cursor after them, and whether none are left. Queried kinds are `insertQueriedChunk`'s.
     private static func recipients(
         kind: String, list: String, detail: String?, bundleID: String, environment: Environment, after cursor: Int,
         limit: Int, in database: SQLiteDatabase
@@ -79,18 +137,6 @@ extension SQLiteGatewayStore {
             throw GatewayStoreError.corrupt(table: "notifications", column: "to_values", value: list)
         }
         switch kind {
-        case "tags", "users", "push-to-start":
-            let (table, rowKind): (String, Delivery.Kind) =
-                kind == "push-to-start" ? ("push_to_start_tokens", .pushToStart) : ("devices", .device)
-            var parameters: [SQLiteValue] = [.text(bundleID), .integer(cursor), .text(list), .integer(limit)]
-            if kind == "push-to-start" { parameters.append(SQLiteValue(detail)) }
-            let rows = try database.select(expansionSQL(kind), parameters, table: table) {
-                row throws(GatewayStoreError) in
-                ExpansionRow(
-                    cursor: try row.int(0, "seq"), kind: rowKind, recipient: try row.string(1, "token"),
-                    environment: try row.value(2, "environment"))
-            }
-            return (rows, rows.last?.cursor ?? cursor, rows.count < limit)
         case "tokens":
             let end = min(values.count, cursor + limit)
             var rows: [ExpansionRow] = []
