@@ -29,6 +29,8 @@ let package = Package(
         .library(name: "Postgres", targets: ["Postgres"]),
         // What an iPhone does with a notification (authorization, delivery, presentation), on an injected clock.
         .library(name: "DeviceModel", targets: ["DeviceModel"]),
+        // `herald audit`: an app's notification code checked against Apple's rules (docs/AUDIT-RULES.md).
+        .library(name: "Audit", targets: ["Audit"]),
     ],
     targets: [
         // System library: OpenSSL 3 from Debian's libssl-dev.
@@ -74,8 +76,11 @@ let package = Package(
         .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "HTTP2", "Keys", "Postgres", "Storage"]),
         // The device model: the device's notification rules as pure state machines (docs/DEVICE.md). No I/O.
         .target(name: "DeviceModel", dependencies: ["APNs"]),
+        // The app audit: Swift parsed by the toolchain's swiftc into a small syntax model, and rules over it.
+        .target(name: "Audit", dependencies: ["APNs"]),
         // The command line: argument parsing (a pure function) and the commands.
-        .target(name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Emulator", "Gateway", "HTTP2", "Keys"]),
+        .target(
+            name: "HeraldCLI", dependencies: ["APNs", "APNsClient", "Audit", "Emulator", "Gateway", "HTTP2", "Keys"]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
         // Benchmarks: the client through its public async API (see BENCHMARKS.md).
         .executableTarget(
@@ -105,8 +110,11 @@ let package = Package(
             ]),
         .testTarget(
             name: "HeraldCLITests",
-            dependencies: ["HeraldCLI", "APNs", "APNsClient", "Gateway", "HTTP2", "Keys", "HeraldTestSupport"]),
+            dependencies: [
+                "HeraldCLI", "APNs", "APNsClient", "Audit", "Gateway", "HTTP2", "Keys", "HeraldTestSupport",
+            ]),
         .testTarget(name: "DeviceModelTests", dependencies: ["DeviceModel", "APNs"]),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "APNs"], exclude: ["Corpus"]),
     ],
     swiftLanguageModes: [.v6]
 )
