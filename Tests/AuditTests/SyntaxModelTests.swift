@@ -88,4 +88,23 @@ struct SyntaxModelTests {
         }
         #expect(failure.path == missing)
     }
+
+    /// Herald's JSON parser stops at 512 levels; a file nested deeper than the parse tree can carry is
+    /// a finding that says so, not a crash, and the other files are still audited.
+    @Test func aTreeTooDeepForTheJSONParserIsAParseFinding() throws {
+        let depth = 80
+        let source =
+            "func f() {\n" + String(repeating: "run {\n", count: depth) + String(repeating: "}\n", count: depth) + "}\n"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(source.utf8).write(to: directory.appendingPathComponent("Deep.swift"))
+        try Data("func g() {}\n".utf8).write(to: directory.appendingPathComponent("Flat.swift"))
+        let compiler = try SwiftCompiler.find(environment: ProcessInfo.processInfo.environment)
+        let report = try Auditor.audit(AuditRequest(paths: [directory.path]), compiler: compiler)
+        #expect(report.findings.map(\.rule) == [.parse])
+        #expect(report.findings.first?.path.hasSuffix("Deep.swift") == true)
+        #expect(report.findings.first?.message.contains("nesting deeper than 512 levels") == true)
+        #expect(report.swiftFiles.count == 2)
+    }
 }

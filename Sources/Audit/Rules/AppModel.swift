@@ -15,6 +15,8 @@ struct AppModel {
     let functionsByName: [String: [FunctionDecl]]
     /// What each type conforms to or inherits, over its declaration and extensions.
     let inherits: [String: Set<String>]
+    private let byType: [String: [Located]]
+    private let byFullName: [String: [Located]]
 
     init(files: [SourceFile]) {
         self.files = files
@@ -32,6 +34,8 @@ struct AppModel {
         for (type, path) in types { functions += type.functions.map { Located(function: $0, path: path, type: type) } }
         self.functions = functions
         self.functionsByName = Dictionary(grouping: functions.map(\.function), by: \.baseName)
+        self.byType = Dictionary(grouping: functions.filter { $0.type != nil }, by: { $0.type?.name ?? "" })
+        self.byFullName = Dictionary(grouping: functions, by: \.function.fullName)
         var inherits: [String: Set<String>] = [:]
         for (type, _) in types { inherits[type.name, default: []].formUnion(type.inherits) }
         self.inherits = inherits
@@ -39,14 +43,14 @@ struct AppModel {
 
     /// The functions of the type called `name`, over its declaration and extensions.
     func functions(ofType name: String) -> [Located] {
-        functions.filter { $0.type?.name == name }
+        byType[name] ?? []
     }
 
     func conforms(_ type: String, to name: String) -> Bool { inherits[type]?.contains(name) == true }
 
     /// The functions named `fullName` anywhere in the app.
     func functions(named fullName: String) -> [Located] {
-        functions.filter { $0.function.fullName == fullName }
+        byFullName[fullName] ?? []
     }
 
     /// Where launch happens: application(_:didFinishLaunchingWithOptions:) and willFinish, and the
