@@ -50,34 +50,37 @@ public struct SourceParser: Sendable {
     }
 
     private func parseBatch(_ paths: [String]) -> [Result<SourceFile, ParseFailure>] {
+        let inputs = paths.map(CompilerInput.init)
+        defer { for input in inputs { input.removeCopy() } }
         do {
-            let trees = try compiler.parseTrees(of: paths)
-            return zip(paths, trees).map { path, tree in Self.model(path: path, tree: tree) }
+            let trees = try compiler.parseTrees(of: inputs.map(\.compilerPath))
+            return zip(inputs, trees).map { input, tree in Self.model(input, tree: tree) }
         } catch {
             // One bad file should not hide the others: parse the batch's files one by one.
-            guard paths.count > 1 else { return [.failure(ParseFailure(path: paths[0], message: error.message))] }
-            return paths.map { path in parseOne(path) }
+            guard inputs.count > 1 else { return [.failure(ParseFailure(path: paths[0], message: error.message))] }
+            return inputs.map { input in parseOne(input) }
         }
     }
 
-    private func parseOne(_ path: String) -> Result<SourceFile, ParseFailure> {
+    private func parseOne(_ input: CompilerInput) -> Result<SourceFile, ParseFailure> {
         do {
-            let trees = try compiler.parseTrees(of: [path])
-            return Self.model(path: path, tree: trees[0])
+            let trees = try compiler.parseTrees(of: [input.compilerPath])
+            return Self.model(input, tree: trees[0])
         } catch {
-            return .failure(ParseFailure(path: path, message: error.message))
+            return .failure(ParseFailure(path: input.path, message: error.message))
         }
     }
 
     /// The model of one file from its parse-tree JSON and its text.
-    static func model(path: String, tree: [UInt8]) -> Result<SourceFile, ParseFailure> {
+    static func model(_ input: CompilerInput, tree: [UInt8]) -> Result<SourceFile, ParseFailure> {
+        let path = input.path
         let root: JSONValue
         do {
             root = try JSONValue(parsing: tree)
         } catch {
             return .failure(ParseFailure(path: path, message: "swiftc's parse tree could not be read: \(error)"))
         }
-        guard let source = readFile(path) else {
+        guard let source = input.source else {
             return .failure(ParseFailure(path: path, message: "cannot read the file"))
         }
         var builder = SyntaxBuilder(text: SourceText(source), path: path)

@@ -11,10 +11,14 @@ extension AppModel {
             walk(located.function.body, WalkContext()) { expression, context in
                 switch expression {
                 case .assignment(.member(let base?, "delegate", let at), _):
+                    // The center by its type, by a name bound to it, or by a name that says it is one
+                    // (`notificationCenter`, injected or computed where the audit cannot see its value).
                     let path = base.namePath
-                    guard path.contains("UNUserNotificationCenter") || path.last.map(centers.contains) == true else {
-                        return
-                    }
+                    let last = path.last ?? ""
+                    guard
+                        path.contains("UNUserNotificationCenter") || centers.contains(last)
+                            || last.lowercased().hasSuffix("center")
+                    else { return }
                     assignments += 1
                     if context.isInClosure || !isLaunchReachable(located.function, in: reached) {
                         findings.append(
@@ -88,11 +92,11 @@ extension AppModel {
     /// Names bound to `UNUserNotificationCenter.current()` anywhere in the app.
     private var notificationCenterNames: Set<String> {
         var names = Set<String>()
-        for located in functions {
-            walkBindings(located.function.body) { bound, value in
-                if value.namePath.contains("UNUserNotificationCenter") { names.formUnion(bound) }
-            }
+        func check(_ bound: [String], _ value: Expression) {
+            if value.namePath.contains("UNUserNotificationCenter") { names.formUnion(bound) }
         }
+        for located in functions { walkBindings(located.function.body, check) }
+        for (type, _) in types { walkBindings(type.propertyBindings, check) }
         return names
     }
 

@@ -24,6 +24,8 @@ public struct TypeDecl: Sendable {
     public var functions: [FunctionDecl] = []
     /// Stored or computed properties, by name.
     public var properties: [String] = []
+    /// Property declarations with an initial value: `let center = UNUserNotificationCenter.current()`.
+    public var propertyBindings: [Statement] = []
     public var nested: [TypeDecl] = []
     public let location: SourceLocation
 

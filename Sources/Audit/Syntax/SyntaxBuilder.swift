@@ -93,6 +93,8 @@ struct SyntaxBuilder {
             switch member.kind {
             case "func_decl", "constructor_decl":
                 if let function = function(member) { type.functions.append(function) }
+            case "pattern_binding_decl":
+                if let binding = statement(member) { type.propertyBindings.append(binding) }
             case "var_decl":
                 if let property = member["name"]?["base_name"]?["name"]?.stringValue {
                     type.properties.append(property)

@@ -9,7 +9,7 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
         _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
         let center = UNUserNotificationCenter.current()
-        center.delegate = NotificationCoordinator.shared
+        NotificationCoordinator.shared.install()
         NotificationCategories.register(on: center)
         center.requestAuthorization(options: [.alert, .sound, .badge]) { granted, error in
             if let error {
@@ -23,6 +23,9 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
 
     func application(_ application: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {
         let token = deviceToken.map { String(format: "%02x", $0) }.joined()
+        #if DEBUG
+        print("APNs token: \(token)")
+        #endif
         api.register(token: token, environment: .production)
     }
 

@@ -2,6 +2,12 @@ import UserNotifications
 
 final class NotificationCoordinator: NSObject, UNUserNotificationCenterDelegate {
     static let shared = NotificationCoordinator()
+    private let center = UNUserNotificationCenter.current()
+
+    /// Called at launch: the coordinator becomes the center's delegate.
+    func install() {
+        center.delegate = self
+    }
 
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
