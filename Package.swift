@@ -31,6 +31,8 @@ let package = Package(
         .library(name: "DeviceModel", targets: ["DeviceModel"]),
         // The device model on a real emulator: EmulatorDeviceAdapter, and profiles played against it.
         .library(name: "DeviceAdapter", targets: ["DeviceAdapter"]),
+        // `herald audit`: an app's notification code checked against Apple's rules (docs/AUDIT-RULES.md).
+        .library(name: "Audit", targets: ["Audit"]),
     ],
     targets: [
         // System library: OpenSSL 3 from Debian's libssl-dev.
@@ -78,11 +80,13 @@ let package = Package(
         .target(name: "DeviceModel", dependencies: ["APNs"]),
         // The adapter between the device model and the emulator's device API (docs/DEVICE.md, "On the emulator").
         .target(name: "DeviceAdapter", dependencies: ["APNs", "DeviceModel", "Emulator", "HTTP2"]),
+        // The app audit: Swift parsed by the toolchain's swiftc into a small syntax model, and rules over it.
+        .target(name: "Audit", dependencies: ["APNs"]),
         // The command line: argument parsing (a pure function) and the commands.
         .target(
             name: "HeraldCLI",
             dependencies: [
-                "APNs", "APNsClient", "DeviceAdapter", "DeviceModel", "Emulator", "Gateway", "HTTP2", "Keys",
+                "APNs", "APNsClient", "Audit", "DeviceAdapter", "DeviceModel", "Emulator", "Gateway", "HTTP2", "Keys",
             ]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
         // Benchmarks: the client through its public async API (see BENCHMARKS.md).
@@ -117,11 +121,14 @@ let package = Package(
             ]),
         .testTarget(
             name: "HeraldCLITests",
-            dependencies: ["HeraldCLI", "APNs", "APNsClient", "Gateway", "HTTP2", "Keys", "HeraldTestSupport"]),
+            dependencies: [
+                "HeraldCLI", "APNs", "APNsClient", "Audit", "Gateway", "HTTP2", "Keys", "HeraldTestSupport",
+            ]),
         .testTarget(name: "DeviceModelTests", dependencies: ["DeviceModel", "APNs"]),
         .testTarget(
             name: "DeviceAdapterTests",
             dependencies: ["DeviceAdapter", "DeviceModel", "APNs", "APNsClient", "Emulator", "HTTP2", "Keys"]),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "APNs"], exclude: ["Corpus"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -218,6 +218,7 @@ struct JSONFieldsTests {
             "emulator-config", "lint-requests", "send-dry-run",
             "gateway-key",  // checked in GatewayCommandTests.aRegisterKeyRegistersOverBothProtocolsUntilRevoked
             "gateway-device-import-line",  // checked in GatewayDevicesImportTests
+            "audit",  // checked in AuditCommandTests.theJSONHasTheDocumentedFields
         ]
         #expect(Set(try Self.documented().keys) == checked)
     }

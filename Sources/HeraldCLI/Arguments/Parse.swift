@@ -98,7 +98,7 @@ private func looksLikeOption(_ argument: String, in spec: CommandSpec) -> Bool {
 }
 
 private func checkCompleteness(_ result: ParsedArguments, against spec: CommandSpec) throws(UsageError) {
-    if result.positionals.count > spec.positionals.count {
+    if result.positionals.count > spec.positionals.count, spec.positionals.last?.isVariadic != true {
         throw .unexpectedArgument(result.positionals[spec.positionals.count])
     }
     for (index, positional) in spec.positionals.enumerated()

@@ -6,10 +6,13 @@ public struct PositionalSpec: Equatable, Sendable {
     public var help: String
     /// Whether the argument may be left out. Optional positionals follow the required ones.
     public var isOptional: Bool
+    /// Whether the argument takes every remaining positional (`PATH...`); only the last may.
+    public var isVariadic: Bool
 
-    public init(_ name: String, help: String, isOptional: Bool = false) {
+    public init(_ name: String, help: String, isOptional: Bool = false, isVariadic: Bool = false) {
         self.name = name
         self.help = help
         self.isOptional = isOptional
+        self.isVariadic = isVariadic
     }
 }

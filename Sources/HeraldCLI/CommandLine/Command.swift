@@ -18,6 +18,8 @@ public enum Command: Equatable, Sendable {
     case device(DeviceOptions)
     /// Check a payload and its headers.
     case lint(LintOptions)
+    /// Check an app's notification code.
+    case audit(AuditOptions)
     /// Print a provider authentication token.
     case jwt(JWTOptions)
     /// Wrap a payload into a Simulator `.apns` file.

@@ -43,6 +43,7 @@ let heraldCommandTable: [HeraldCommand] = [
     HeraldCommand(spec: .send) { parsed throws(UsageError) in .send(try SendOptions(parsed)) },
     HeraldCommand(spec: .channels) { parsed throws(UsageError) in .channels(try ChannelsOptions(parsed)) },
     HeraldCommand(spec: .lint) { parsed throws(UsageError) in .lint(try LintOptions(parsed)) },
+    HeraldCommand(spec: .audit) { parsed throws(UsageError) in .audit(try AuditOptions(parsed)) },
     HeraldCommand(spec: .emulator) { parsed throws(UsageError) in .emulator(try EmulatorOptions(parsed)) },
     HeraldCommand(spec: .gateway) { parsed throws(UsageError) in .gateway(try GatewayOptions(parsed)) },
     HeraldCommand(spec: .device) { parsed throws(UsageError) in .device(try DeviceOptions(parsed)) },

@@ -33,6 +33,8 @@ public func runHerald(_ arguments: [String], context: CommandContext = .system) 
         return await DeviceCommand(options: options, context: context).run()
     case .lint(let options):
         return LintCommand(options: options, context: context).run()
+    case .audit(let options):
+        return AuditCommand(options: options, context: context).run()
     case .jwt(let options):
         return JWTCommand(options: options, context: context).run()
     case .simulatorFile(let options):
