@@ -68,10 +68,13 @@ let package = Package(
         .target(name: "HTTP2", dependencies: ["COpenSSL", "CNghttp2", "CHTTPParser", "Keys"]),
         // The provider side: APNs requests and responses, retries, metrics, the connection pool.
         .target(name: "APNsClient", dependencies: ["APNs", "HTTP2", "Keys"]),
+        // The web console's files (Sources/Console/Assets, compiled in as ConsoleAssetFiles.swift) and how a
+        // server answers for them: the gateway serves it at `/`, the emulator's console listener at `/console`.
+        .target(name: "Console", dependencies: ["APNs", "HTTP2"], exclude: ["Assets"]),
         // The APNs emulator: APNs's answers over the HTTP/2 server side, a delivery log.
-        .target(name: "Emulator", dependencies: ["APNs", "HTTP2", "Keys", "Storage"]),
+        .target(name: "Emulator", dependencies: ["APNs", "Console", "HTTP2", "Keys", "Storage"]),
         // The gateway: the provider backend's model and store (devices, notifications, the delivery queue).
-        .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "HTTP2", "Keys", "Postgres", "Storage"]),
+        .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "Console", "HTTP2", "Keys", "Postgres", "Storage"]),
         // The device model: the device's notification rules as pure state machines (docs/DEVICE.md). No I/O.
         .target(name: "DeviceModel", dependencies: ["APNs"]),
         // The command line: argument parsing (a pure function) and the commands.
@@ -107,6 +110,7 @@ let package = Package(
             name: "HeraldCLITests",
             dependencies: ["HeraldCLI", "APNs", "APNsClient", "Gateway", "HTTP2", "Keys", "HeraldTestSupport"]),
         .testTarget(name: "DeviceModelTests", dependencies: ["DeviceModel", "APNs"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "APNs", "HTTP2", "HeraldTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

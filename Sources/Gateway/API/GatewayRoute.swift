@@ -14,6 +14,9 @@
 //   GET    /v1/notifications/{id}/deliveries             send
 //   POST   /v1/lint                                      send
 //   GET    /metrics                                      admin (a key for every app)
+//   GET    /, /assets/{name}, /favicon.ico               public: the web console (GatewayRoute+Console.swift)
+//   GET    /v1/apps                                      send
+//   GET    /v1/apps/{bundle-id}/notifications            send     (newest first)
 import APNs
 import HTTP2
 
@@ -26,6 +29,7 @@ public struct GatewayRoute: Sendable {
         case createChannel, listChannels, readChannel, deleteChannel
         case createNotification, getNotification, notificationDeliveries, cancelNotification, lint
         case metrics
+        case console, listApps, listNotifications
     }
 
     public let method: String
@@ -43,7 +47,8 @@ public struct GatewayRoute: Sendable {
     var queryParameters: [String] = []
 
     /// Every route the gateway serves.
-    public static let all: [GatewayRoute] = coreRoutes + liveActivityRoutes + channelRoutes + notificationRoutes
+    public static let all: [GatewayRoute] =
+        coreRoutes + liveActivityRoutes + channelRoutes + notificationRoutes + consoleRoutes
 
     /// Health, OpenAPI and devices.
     static let coreRoutes: [GatewayRoute] = [
