@@ -153,6 +153,11 @@ public struct EmulatorOptions: Equatable, Sendable {
     public struct ConsoleAddress: Equatable, Sendable {
         public var host: String
         public var port: UInt16
+
+        public init(host: String, port: UInt16) {
+            self.host = host
+            self.port = port
+        }
     }
     /// A file holding it (read when the command runs).
     public var controlTokenFile: String?
