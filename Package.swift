@@ -74,7 +74,7 @@ let package = Package(
         // The APNs emulator: APNs's answers over the HTTP/2 server side, a delivery log.
         .target(name: "Emulator", dependencies: ["APNs", "Console", "HTTP2", "Keys", "Storage"]),
         // The gateway: the provider backend's model and store (devices, notifications, the delivery queue).
-        .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "Console", "HTTP2", "Keys", "Postgres", "Storage"]),
+        .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "Console", "DeviceModel", "HTTP2", "Keys", "Postgres", "Storage"]),
         // The device model: the device's notification rules as pure state machines (docs/DEVICE.md). No I/O.
         .target(name: "DeviceModel", dependencies: ["APNs"]),
         // The command line: argument parsing (a pure function) and the commands.

@@ -309,7 +309,7 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
 .notice .title, .notice .subtitle { font-weight: 600; font-size: .9rem; white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis; }
 .notice .subtitle { font-weight: 500; }
-.notice .body { font-size: .88rem; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4;
+.notice .body { font-size: .88rem; white-space: pre-line; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4;
   line-clamp: 4; overflow: hidden; }
 .lock .notice .body { -webkit-line-clamp: 2; line-clamp: 2; }
 .notice .thread { font-size: .72rem; color: #6b7280; margin-top: .2rem; }
@@ -1035,6 +1035,7 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
   async function lint() {
     updatePreview();
     const run = ++lintRun;
+    renderPreview(run);
     const parsed = payload();
     const list = $("lint-findings");
     if (parsed.error !== undefined) {
@@ -1095,10 +1096,30 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
       alert.thread ? el("div", { class: "thread" }, "grouped in thread " + alert.thread) : null);
   }
 
-  function updatePreview() {
+  /** The device model's rendering (POST /v1/preview) replaces the quick local one when it answers. */
+  async function renderPreview(run) {
+    const parsed = payload();
+    if (parsed.error !== undefined) return;
+    const answer = await api("POST", "/v1/preview", { payload: parsed.value });
+    if (run !== lintRun) return;
+    if (answer.status !== 200) return;
+    const r = answer.body;
+    if (r.dropped) {
+      updatePreview(null, `The device would drop this payload: ${r.dropped.field}: ${r.dropped.message}`);
+    } else {
+      updatePreview({ title: r.title, subtitle: r.subtitle, body: r.body, thread: r["thread-id"], rendered: true,
+        truncated: r.truncated });
+    }
+  }
+
+  function updatePreview(rendered, problem) {
     const preview = $("preview");
     const parsed = payload();
-    const alert = parsed.error === undefined ? alertText(parsed.value) : null;
+    const alert = rendered || (parsed.error === undefined ? alertText(parsed.value) : null);
+    if (problem) {
+      clear(preview, el("p", { class: "error-text", "data-testid": "preview-problem" }, problem));
+      return;
+    }
     const pushType = $("compose-push-type").value;
     if (!alert || !(alert.title || alert.subtitle || alert.body)) {
       clear(preview, el("p", { class: "muted" }, pushType === "alert"
@@ -1108,6 +1129,10 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
     }
     const now = new Date();
     clear(preview,
+      el("p", { class: "muted" }, alert.rendered
+        ? "As the device model renders it (40 characters a line; one line of title and subtitle, four of body)" +
+          (alert.truncated ? ": cut where it ends in …" : "")
+        : "From the payload's alert text"),
       el("div", { "aria-label": "Banner" }, el("p", { class: "muted" }, "Banner"),
         el("div", { class: "banner" }, notice(alert, "now"))),
       el("div", { "aria-label": "Lock screen" }, el("p", { class: "muted" }, "Lock screen"),

@@ -205,6 +205,8 @@ class ConsoleTest:
         preview = self.by("preview")
         assert "Your order shipped" in preview.find_element(By.CSS_SELECTOR, '[data-testid="preview-title"]').text
         assert "Order 1234 is on its way" in preview.find_element(By.CSS_SELECTOR, '[data-testid="preview-body"]').text
+        self.wait(lambda: "device model renders it" in self.by("preview").text, "the device model's rendering")
+        preview = self.by("preview")
         assert "Arrives Thursday" in preview.text and "APP" in preview.text.upper(), preview.text
         self.shot("03-compose-preview")
         self.step("the preview shows title, subtitle, body and app name")

@@ -19,7 +19,8 @@ struct ConsoleAssetFilesTests {
         #expect(names == ConsoleAssetFiles.files.map(\.name).sorted(), "run scripts/console-assets")
         for (name, text) in ConsoleAssetFiles.files {
             let onDisk = try Array(Data(contentsOf: URL(fileURLWithPath: Self.assetsDirectory + "/" + name)))
-            #expect(onDisk == Array(text.utf8), "\(name) differs from its compiled copy: run scripts/console-assets")
+            let same = onDisk == Array(text.utf8)
+            #expect(same, "\(name) differs from its compiled copy: run scripts/console-assets")
         }
     }
 

@@ -168,6 +168,7 @@
   async function lint() {
     updatePreview();
     const run = ++lintRun;
+    renderPreview(run);
     const parsed = payload();
     const list = $("lint-findings");
     if (parsed.error !== undefined) {
@@ -228,10 +229,30 @@
       alert.thread ? el("div", { class: "thread" }, "grouped in thread " + alert.thread) : null);
   }
 
-  function updatePreview() {
+  /** The device model's rendering (POST /v1/preview) replaces the quick local one when it answers. */
+  async function renderPreview(run) {
+    const parsed = payload();
+    if (parsed.error !== undefined) return;
+    const answer = await api("POST", "/v1/preview", { payload: parsed.value });
+    if (run !== lintRun) return;
+    if (answer.status !== 200) return;
+    const r = answer.body;
+    if (r.dropped) {
+      updatePreview(null, `The device would drop this payload: ${r.dropped.field}: ${r.dropped.message}`);
+    } else {
+      updatePreview({ title: r.title, subtitle: r.subtitle, body: r.body, thread: r["thread-id"], rendered: true,
+        truncated: r.truncated });
+    }
+  }
+
+  function updatePreview(rendered, problem) {
     const preview = $("preview");
     const parsed = payload();
-    const alert = parsed.error === undefined ? alertText(parsed.value) : null;
+    const alert = rendered || (parsed.error === undefined ? alertText(parsed.value) : null);
+    if (problem) {
+      clear(preview, el("p", { class: "error-text", "data-testid": "preview-problem" }, problem));
+      return;
+    }
     const pushType = $("compose-push-type").value;
     if (!alert || !(alert.title || alert.subtitle || alert.body)) {
       clear(preview, el("p", { class: "muted" }, pushType === "alert"
@@ -241,6 +262,10 @@
     }
     const now = new Date();
     clear(preview,
+      el("p", { class: "muted" }, alert.rendered
+        ? "As the device model renders it (40 characters a line; one line of title and subtitle, four of body)" +
+          (alert.truncated ? ": cut where it ends in …" : "")
+        : "From the payload's alert text"),
       el("div", { "aria-label": "Banner" }, el("p", { class: "muted" }, "Banner"),
         el("div", { class: "banner" }, notice(alert, "now"))),
       el("div", { "aria-label": "Lock screen" }, el("p", { class: "muted" }, "Lock screen"),

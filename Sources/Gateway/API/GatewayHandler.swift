@@ -78,6 +78,10 @@ final class GatewayHandler: HTTP2RequestHandler {
             let bundleID = parameters["bundle-id"]
             try authorize(key, route, bundleID: bundleID)
             if route.operation == .listApps { return .success(appsAnswer(key)) }
+            if route.operation == .preview {
+                guard !request.exceededBodyLimit else { throw .bodyTooLarge(limit: configuration.bodyLimit) }
+                return .success(try GatewayPreview.answer(request.body))
+            }
             let app = try bundleID.map { bundleID throws(GatewayAPIError) in
                 guard let app = configuration.apps[bundleID] else { throw .unknownApp(bundleID) }
                 return app

@@ -1,6 +1,7 @@
 extension GatewayRoute {
     /// The web console (Sources/Console: the page, its assets, the favicon; public, the page signs in
-    /// with an API key) and the lists it reads: the apps a key serves, an app's notifications.
+    /// with an API key), the lists it reads (the apps a key serves, an app's notifications) and the
+    /// preview of a payload on a lock screen.
     static let consoleRoutes: [GatewayRoute] = [
         GatewayRoute(
             method: "GET", pattern: "/", operation: .console, scope: nil,
@@ -22,5 +23,11 @@ extension GatewayRoute {
                 + "the last page's `next-cursor`)",
             responses: [200: "`{\"notifications\":[...],\"next-cursor\"}`"], requestSchema: nil,
             queryParameters: DeliveriesQuery.parameters),
+        GatewayRoute(
+            method: "POST", pattern: "/v1/preview", operation: .preview, scope: .send,
+            summary: "What a lock screen banner shows of a payload (the device model's rule: one line of title and "
+                + "subtitle, four of body, 40 characters a line)",
+            responses: [200: "`{\"title\",\"subtitle\",\"body\",\"truncated\",\"thread-id\"}`"],
+            requestSchema: GatewayPreview.schema),
     ]
 }

@@ -17,6 +17,7 @@
 //   GET    /, /assets/{name}, /favicon.ico               public: the web console (GatewayRoute+Console.swift)
 //   GET    /v1/apps                                      send
 //   GET    /v1/apps/{bundle-id}/notifications            send     (newest first)
+//   POST   /v1/preview                                   send     (a payload as a banner shows it)
 import APNs
 import HTTP2
 
@@ -29,7 +30,7 @@ public struct GatewayRoute: Sendable {
         case createChannel, listChannels, readChannel, deleteChannel
         case createNotification, getNotification, notificationDeliveries, cancelNotification, lint
         case metrics
-        case console, listApps, listNotifications
+        case console, listApps, listNotifications, preview
     }
 
     public let method: String

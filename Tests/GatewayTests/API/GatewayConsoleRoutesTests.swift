@@ -110,4 +110,42 @@ struct GatewayConsoleRoutesTests {
             #expect(unknown.status == 400 && unknown.errorField == "before")
         }
     }
+
+    @Test(arguments: WireProtocol.allCases)
+    func aPreviewIsWhatTheDeviceModelRenders(_ wire: WireProtocol) async throws {
+        try await GatewayAPIFixture.with(.memory) { gateway in
+            let title = String(repeating: "Long title ", count: 6)
+            let body = #"{"payload":{"aps":{"alert":{"title":"\#(title)","body":"Short body"},"thread-id":"orders"}}}"#
+            let answer = try await gateway.request("POST", "/v1/preview", key: gateway.send, body: body, over: wire)
+            #expect(answer.status == 200, "\(answer.output)")
+            let shown = try #require(answer.json?["title"]?.stringValue)
+            #expect(shown.count == 40 && shown.hasSuffix("…") && title.hasPrefix(String(shown.dropLast())))
+            #expect(answer.json?["body"]?.stringValue == "Short body" && answer.json?["subtitle"]?.stringValue == "")
+            #expect(answer.json?["truncated"]?.boolValue == true && answer.json?["thread-id"]?.stringValue == "orders")
+
+            let plain = try await gateway.request(
+                "POST", "/v1/preview", key: gateway.send, body: #"{"payload":{"aps":{"alert":"Hello"}}}"#, over: wire)
+            #expect(plain.json?["body"]?.stringValue == "Hello" && plain.json?["thread-id"]?.isNull == true)
+
+            // The device would drop these: nothing shown, and why.
+            for (dropped, field) in [
+                (#"{"payload":{"aps":{"badge":"3"}}}"#, "payload.aps.badge"), (#"{"payload":{"x":1}}"#, "payload.aps"),
+                (#"{"payload":[1]}"#, "payload"),
+            ] {
+                let answer = try await gateway.request(
+                    "POST", "/v1/preview", key: gateway.send, body: dropped, over: wire)
+                #expect(
+                    answer.status == 200 && answer.json?["title"]?.stringValue == "", "\(dropped): \(answer.output)")
+                #expect(answer.json?["dropped"]?["field"]?.stringValue == field, "\(dropped): \(answer.output)")
+            }
+            #expect(plain.json?["dropped"]?.isNull == true)
+            for (bad, field) in [("{}", "payload"), (#"{"payload":{},"extra":1}"#, "extra"), ("[]", "body")] {
+                let refused = try await gateway.request("POST", "/v1/preview", key: gateway.send, body: bad, over: wire)
+                #expect(refused.status == 400 && refused.errorField == field, "\(bad): \(refused.output)")
+            }
+            let register = try await gateway.request(
+                "POST", "/v1/preview", key: gateway.register, body: "{}", over: wire)
+            #expect(register.status == 403)
+        }
+    }
 }
