@@ -60,6 +60,9 @@ struct GatewayConsoleRoutesTests {
             let one = try await gateway.request("GET", "/v1/apps", key: gateway.otherAppSend, over: wire)
             #expect(
                 one.json?["apps"]?.arrayValue?.map { $0["bundle-id"]?.stringValue } == [GatewayAPIFixture.sandboxApp])
+            GatewayJSONFieldsTests.check(
+                "gateway-apps", [all.json, one.json].compactMap { $0 }, against: try GatewayJSONFieldsTests.documented()
+            )
             let register = try await gateway.request("GET", "/v1/apps", key: gateway.register, over: wire)
             #expect(register.status == 403 && register.errorCode == "forbidden")
             let none = try await gateway.request("GET", "/v1/apps", key: nil, over: wire)
@@ -83,6 +86,7 @@ struct GatewayConsoleRoutesTests {
                 #expect(other.status == 202, "\(other.output)")
             }
             var seen: [JSONValue] = []
+            var pageAnswers: [JSONValue] = []
             var cursor: String?
             var pages = 0
             repeat {
@@ -92,10 +96,13 @@ struct GatewayConsoleRoutesTests {
                 let notifications = page.json?["notifications"]?.arrayValue ?? []
                 #expect(notifications.count == (pages < 2 ? 2 : 1))
                 seen += notifications
+                if let json = page.json { pageAnswers.append(json) }
                 cursor = page.json?["next-cursor"]?.stringValue
                 pages += 1
             } while cursor != nil && pages < 10
             #expect(pages == 3)
+            GatewayJSONFieldsTests.check(
+                "gateway-notifications", pageAnswers, against: try GatewayJSONFieldsTests.documented())
             #expect(seen.map { $0["id"]?.stringValue ?? "" } == created.reversed())
             #expect(
                 seen.allSatisfy { Set($0.objectValue?.keys ?? []) == GatewayNotificationReadTests.notificationFields })
@@ -139,6 +146,11 @@ struct GatewayConsoleRoutesTests {
                 #expect(answer.json?["dropped"]?["field"]?.stringValue == field, "\(dropped): \(answer.output)")
             }
             #expect(plain.json?["dropped"]?.isNull == true)
+            let dropped = try await gateway.request(
+                "POST", "/v1/preview", key: gateway.send, body: #"{"payload":{"aps":{"badge":"3"}}}"#, over: wire)
+            GatewayJSONFieldsTests.check(
+                "gateway-preview", [answer.json, plain.json, dropped.json].compactMap { $0 },
+                against: try GatewayJSONFieldsTests.documented())
             for (bad, field) in [("{}", "payload"), (#"{"payload":{},"extra":1}"#, "extra"), ("[]", "body")] {
                 let refused = try await gateway.request("POST", "/v1/preview", key: gateway.send, body: bad, over: wire)
                 #expect(refused.status == 400 && refused.errorField == field, "\(bad): \(refused.output)")
