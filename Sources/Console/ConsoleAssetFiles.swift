@@ -175,7 +175,6 @@ const Herald = (() => {
     const height = Math.max(1, bars.length) * rowHeight + 8;
     const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img",
       "aria-label": options.label });
-    chart.style.height = height + "px";
     chart.append(svg("title", {}, options.label));
     container.dataset.points = String(bars.length);
     if (bars.length === 0) {
@@ -314,7 +313,7 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
 .lock .notice .body { -webkit-line-clamp: 2; line-clamp: 2; }
 .notice .thread { font-size: .72rem; color: #6b7280; margin-top: .2rem; }
 .stack { height: .45rem; margin: 0 .6rem; background: rgba(255, 255, 255, .5); border-radius: 0 0 .6rem .6rem; }
-.chart { width: 100%; height: 180px; display: block; }
+.chart { width: 100%; height: auto; display: block; }
 .chart .axis { stroke: #9ca3af; stroke-width: 1; }
 .chart .grid { stroke: #e5e7eb; stroke-width: 1; }
 .chart text { font-size: 10px; fill: #4b5563; }
@@ -355,8 +354,9 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
   <form class="who" id="token-form">
     <label for="control-token" class="sr-only">Control token</label>
     <input id="control-token" data-testid="control-token" type="password" autocomplete="off"
-           placeholder="control token (if the emulator has one)">
+           placeholder="control token" aria-describedby="control-token-help">
     <button type="submit" class="secondary" data-testid="sign-in">Use</button>
+    <span id="control-token-help" class="sr-only">Only if the emulator was started with a control token</span>
   </form>
 </header>
 <main>

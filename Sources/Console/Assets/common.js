@@ -168,7 +168,6 @@ const Herald = (() => {
     const height = Math.max(1, bars.length) * rowHeight + 8;
     const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img",
       "aria-label": options.label });
-    chart.style.height = height + "px";
     chart.append(svg("title", {}, options.label));
     container.dataset.points = String(bars.length);
     if (bars.length === 0) {
