@@ -712,6 +712,7 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
         <h3 id="lint-title">Lint</h3>
         <ul class="findings" id="lint-findings" data-testid="lint-findings" aria-live="polite"
             aria-labelledby="lint-title"></ul>
+        <p class="muted" id="lint-none" data-testid="lint-none" role="status" hidden>No findings.</p>
         <div class="row">
           <button type="submit" data-testid="send" id="send">Send</button>
           <p id="send-result" data-testid="send-result" role="status"></p>
@@ -1038,6 +1039,7 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
     renderPreview(run);
     const parsed = payload();
     const list = $("lint-findings");
+    $("lint-none").hidden = true;
     if (parsed.error !== undefined) {
       clear(list, finding({ rule: "JSON", severity: "error", path: "payload", message: "not JSON: " + parsed.error,
         fix: "Mend the JSON (quotes around keys and strings, no trailing comma)." }));
@@ -1052,13 +1054,15 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
     const answer = await api("POST", "/v1/lint", body);
     if (run !== lintRun) return; // a newer edit is being linted
     if (answer.status !== 200) {
-      clear(list, el("li", { class: "error", "data-rule": "LINT-UNAVAILABLE" }, "Lint failed: " + errorText(answer)));
+      clear(list);
+      say($("page-message"), "Lint failed: " + errorText(answer), "error");
       return;
     }
     clear(list, answer.body.findings.map(finding));
+    if ($("page-message").textContent.startsWith("Lint failed")) say($("page-message"), "");
     $("payload-size").textContent = `${answer.body["payload-size"]} of ${answer.body["payload-limit"]} bytes` +
       (answer.body["push-type-inferred"] ? ` (push type inferred: ${answer.body["push-type"]})` : "");
-    if (answer.body.findings.length === 0) list.append(el("li", { class: "ok", "data-rule": "" }, "No findings."));
+    $("lint-none").hidden = answer.body.findings.length !== 0;
   }
 
   function finding(f) {

@@ -200,8 +200,8 @@ class ConsoleTest:
         good = dict(bad)
         good["aps"] = dict(bad["aps"], badge=3)
         self.type_payload(json.dumps(good, indent=2))
-        self.wait(lambda: not self.all('[data-rule="APS-TYPE"]') and self.all('[data-testid="lint-findings"] > li'),
-                  "APS-TYPE gone")
+        self.wait(lambda: not self.all('[data-testid="lint-findings"] > li') and self.by("lint-none").is_displayed(),
+                  "APS-TYPE gone, and no finding left")
         self.step("badge 3 removes it")
         preview = self.by("preview")
         assert "Your order shipped" in preview.find_element(By.CSS_SELECTOR, '[data-testid="preview-title"]').text
