@@ -315,6 +315,9 @@ class ConsoleTest:
 
 def main():
     os.makedirs(SHOTS, exist_ok=True)
+    for old in os.listdir(SHOTS):  # a run's screenshots only, not an earlier run's
+        if old.endswith(".png"):
+            os.remove(os.path.join(SHOTS, old))
     directory = tempfile.mkdtemp(prefix="herald-console-")
     test = ConsoleTest(directory)
     print(f"console browser test: herald {HERALD}; screenshots in {SHOTS}", flush=True)
