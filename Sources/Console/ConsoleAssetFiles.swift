@@ -296,8 +296,8 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
 .badge.failed, .badge.cancelled, .badge.unregistered, .badge.invalid { background: #fee2e2; color: var(--error); }
 .badge.pending, .badge.sending, .badge.scheduled { background: #fef3c7; color: var(--warning); }
 .counts { display: flex; flex-wrap: wrap; gap: .75rem; }
-/* The preview: a banner and a lock screen, with the device's truncation (one line of title and subtitle,
-   four of body in the banner, two on the lock screen's stacked card). */
+/* The preview: a banner and a lock screen, cut as the device model renders them (one line of title and
+   subtitle, four of body; the clamp only backs up the local rendering shown until the model's arrives). */
 .preview { display: grid; gap: .75rem; }
 .phone { background: linear-gradient(160deg, #1e3a8a, #0f172a); border-radius: 1.2rem; padding: .8rem; color: #fff; }
 .phone .clock { text-align: center; font-size: 2.2rem; font-weight: 300; margin: .3rem 0 .8rem; }
@@ -310,7 +310,6 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
 .notice .subtitle { font-weight: 500; }
 .notice .body { font-size: .88rem; white-space: pre-line; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4;
   line-clamp: 4; overflow: hidden; }
-.lock .notice .body { -webkit-line-clamp: 2; line-clamp: 2; }
 .notice .thread { font-size: .72rem; color: #6b7280; margin-top: .2rem; }
 .stack { height: .45rem; margin: 0 .6rem; background: rgba(255, 255, 255, .5); border-radius: 0 0 .6rem .6rem; }
 .chart { width: 100%; height: auto; display: block; }
