@@ -72,10 +72,13 @@ let package = Package(
         .target(name: "HTTP2", dependencies: ["COpenSSL", "CNghttp2", "CHTTPParser", "Keys"]),
         // The provider side: APNs requests and responses, retries, metrics, the connection pool.
         .target(name: "APNsClient", dependencies: ["APNs", "HTTP2", "Keys"]),
+        // The web console's files (Sources/Console/Assets, compiled in as ConsoleAssetFiles.swift) and how a
+        // server answers for them: the gateway serves it at `/`, the emulator's console listener at `/console`.
+        .target(name: "Console", dependencies: ["APNs", "HTTP2"], exclude: ["Assets"]),
         // The APNs emulator: APNs's answers over the HTTP/2 server side, a delivery log.
-        .target(name: "Emulator", dependencies: ["APNs", "HTTP2", "Keys", "Storage"]),
+        .target(name: "Emulator", dependencies: ["APNs", "Console", "HTTP2", "Keys", "Storage"]),
         // The gateway: the provider backend's model and store (devices, notifications, the delivery queue).
-        .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "HTTP2", "Keys", "Postgres", "Storage"]),
+        .target(name: "Gateway", dependencies: ["APNs", "APNsClient", "Console", "DeviceModel", "HTTP2", "Keys", "Postgres", "Storage"]),
         // The device model: the device's notification rules as pure state machines (docs/DEVICE.md). No I/O.
         .target(name: "DeviceModel", dependencies: ["APNs"]),
         // The adapter between the device model and the emulator's device API (docs/DEVICE.md, "On the emulator").
@@ -129,6 +132,7 @@ let package = Package(
             name: "DeviceAdapterTests",
             dependencies: ["DeviceAdapter", "DeviceModel", "APNs", "APNsClient", "Emulator", "HTTP2", "Keys"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "APNs"], exclude: ["Corpus"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "APNs", "HTTP2", "HeraldTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,6 +13,8 @@ public final class Emulator: Sendable {
     let broadcastHook: BroadcastHook
     /// The in-memory state and its store (see Emulator+Store.swift).
     let state: EmulatorState
+    /// The request handler, which the console's listener shares for `/control/v1/` (EmulatorConsole).
+    let handler: EmulatorHandler
 
     public var log: DeliveryLog { state.log }
     /// Unregistered tokens (410); tests may unregister directly or through the control API.
@@ -22,8 +24,11 @@ public final class Emulator: Sendable {
     /// Simulated devices: registration, their streams, store-and-forward, channels.
     public var devices: DeviceRegistry { state.devices }
 
-    private init(server: HTTP2Server, state: EmulatorState, faults: FaultInjector, hook: BroadcastHook) {
+    private init(
+        server: HTTP2Server, state: EmulatorState, faults: FaultInjector, hook: BroadcastHook, handler: EmulatorHandler
+    ) {
         self.server = server
+        self.handler = handler
         self.faults = faults
         self.broadcastHook = hook
         self.state = state
@@ -65,7 +70,7 @@ public final class Emulator: Sendable {
         serverConfiguration.refusesConnectionsOverLimit = true
         let server = try await HTTP2Server.start(configuration: serverConfiguration, handler: handler)
         handler.server.set(server)
-        return Emulator(server: server, state: state, faults: faults, hook: hook)
+        return Emulator(server: server, state: state, faults: faults, hook: hook, handler: handler)
     }
 
     public var port: Int { Int(server.port) }

@@ -48,7 +48,8 @@ final class EmulatorHandler: HTTP2RequestHandler {
     let storeStatus: StoreStatus?
 
     init(
-        configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry, faults: FaultInjector = FaultInjector(),
+        configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry,
+        faults: FaultInjector = FaultInjector(),
         clock: @escaping @Sendable () -> Int, milliseconds: (@Sendable () -> Int)? = nil,
         channels: ChannelStore = ChannelStore(),
         broadcastHook: BroadcastHook = BroadcastHook(), devices: DeviceRegistry? = nil,
@@ -80,19 +81,14 @@ final class EmulatorHandler: HTTP2RequestHandler {
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
         if faults.isEmpty, answerQuickly(request, responder: responder) { return }
         let path = request.path ?? ""
-        if let controlToken = configuration.controlToken,
-            path.hasPrefix("/control/v1/") || path.hasPrefix(DeviceAPI.prefix),
+        if path.hasPrefix("/control/v1/") {
+            handleControl(request, responder: responder)
+            return
+        }
+        if let controlToken = configuration.controlToken, path.hasPrefix(DeviceAPI.prefix),
             !ControlAuthorization.allows(request.headers.valueBytes(for: "authorization"), token: controlToken)
         {
             ControlAuthorization.refuse(responder)
-            return
-        }
-        if path.hasPrefix("/control/v1/") {
-            ControlAPI(
-                log: log, tokens: tokens, faults: faults, server: server, milliseconds: milliseconds,
-                store: storeStatus, devices: devices
-            )
-            .handle(request, responder: responder)
             return
         }
         if !faults.isEmpty, Self.isProviderPath(path) {
@@ -107,6 +103,22 @@ final class EmulatorHandler: HTTP2RequestHandler {
             if answerQuickly(request, responder: responder) { return }
         }
         answer(request, responder: responder)
+    }
+
+    /// A `/control/v1/` request, after the control token's check (when one is configured). The
+    /// console's listener (EmulatorConsole) hands its control requests here too.
+    func handleControl(_ request: HTTP2Request, responder: HTTP2Responder) {
+        if let controlToken = configuration.controlToken,
+            !ControlAuthorization.allows(request.headers.valueBytes(for: "authorization"), token: controlToken)
+        {
+            ControlAuthorization.refuse(responder)
+            return
+        }
+        ControlAPI(
+            log: log, tokens: tokens, faults: faults, server: server, milliseconds: milliseconds, store: storeStatus,
+            devices: devices
+        )
+        .handle(request, responder: responder)
     }
 
     /// Answers a provider request as APNs would (after any injected fault and its latency).
@@ -179,7 +191,8 @@ final class EmulatorHandler: HTTP2RequestHandler {
             _ = responder.respond(status: 200, headers: answer)
             devices.deliver(push, receivedAt: milliseconds())
             record(
-                push.token.hex, push.topic?.value, push.pushType.rawValue, push.priority.rawValue, push.apnsID, uniqueID,
+                push.token.hex, push.topic?.value, push.pushType.rawValue, push.priority.rawValue, push.apnsID,
+                uniqueID,
                 200, nil, push.payload, collapseID: push.collapseID?.value, expiration: push.expiration?.unixSeconds)
         case .failure(let rejection):
             let id = rejection.apnsID ?? APNsID.random().value
@@ -242,14 +255,18 @@ final class EmulatorHandler: HTTP2RequestHandler {
     }
 
     func record(
-        _ token: String?, _ topic: String?, _ pushType: String?, _ priority: Int?, _ apnsID: String?, _ uniqueID: String?,
+        _ token: String?, _ topic: String?, _ pushType: String?, _ priority: Int?, _ apnsID: String?,
+        _ uniqueID: String?,
         _ status: Int, _ reason: String?, _ payload: [UInt8], fault: String? = nil, collapseID: String? = nil,
         expiration: Int? = nil
     ) {
-        log.append(Delivery(
-            receivedAt: milliseconds(), token: token, topic: topic, pushType: pushType, priority: priority, apnsID: apnsID,
-            uniqueID: uniqueID, status: status, reason: reason, payload: payload, fault: fault, collapseID: collapseID,
-            expiration: expiration))
+        log.append(
+            Delivery(
+                receivedAt: milliseconds(), token: token, topic: topic, pushType: pushType, priority: priority,
+                apnsID: apnsID,
+                uniqueID: uniqueID, status: status, reason: reason, payload: payload, fault: fault,
+                collapseID: collapseID,
+                expiration: expiration))
     }
 }
 

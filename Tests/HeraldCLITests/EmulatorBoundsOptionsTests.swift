@@ -33,6 +33,12 @@ struct EmulatorBoundsOptionsTests {
         #expect(defaults.faultLimit == nil && defaults.unregisteredLimit == nil && defaults.controlToken == nil)
     }
 
+    @Test func theConsoleListensWhereAsked() throws {
+        #expect(try Self.options(["--console", "127.0.0.1:0"])?.console == .init(host: "127.0.0.1", port: 0))
+        #expect(try Self.options(["--console", "[::1]:8443"])?.console == .init(host: "::1", port: 8443))
+        #expect(try Self.options([])?.console == nil)
+    }
+
     @Test func theControlTokenMayComeFromTheEnvironment() throws {
         let options = try #require(try Self.options([], environment: ["HERALD_CONTROL_TOKEN": "from-env"]))
         #expect(options.controlToken == "from-env")
@@ -45,6 +51,8 @@ struct EmulatorBoundsOptionsTests {
         (["--unregistered-limit", "-5"], "--unregistered-limit"),
         (["--control-token", "has space"], "--control-token"),
         (["--control-token", "a", "--control-token-file", "f"], "--control-token"),
+        (["--console", "8080"], "--console"),
+        (["--console", "127.0.0.1:99999"], "--console"),
     ])
     func badValuesNameTheOption(_ extra: [String], _ option: String) {
         do throws(UsageError) {

@@ -99,7 +99,9 @@ extension LintContext {
                    fix: "quote every argument: [\"3\"], not [3]")
             return
         }
-        report(.apsType, path, "must be \(kind.expectation), not \(value.kindDescription) (\(brief(value)))")
+        report(
+            .apsType, path, "must be \(kind.expectation), not \(value.kindDescription) (\(brief(value)))",
+            fix: "write \(path) as \(kind.expectation)")
     }
 
     private mutating func checkDuplicates(in object: JSONObject, path: String) {

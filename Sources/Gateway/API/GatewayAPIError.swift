@@ -51,6 +51,10 @@ struct GatewayAPIError: Error, Sendable, Equatable {
             status: 404, code: "unknown-path", message: "no route for '\(path)' (see GET /openapi.json)", field: nil)
     }
 
+    static func unknownAsset(_ path: String) -> GatewayAPIError {
+        GatewayAPIError(status: 404, code: "unknown-asset", message: "the console has no file at '\(path)'", field: nil)
+    }
+
     static func methodNotAllowed(_ method: String, allowed: [String]) -> GatewayAPIError {
         GatewayAPIError(
             status: 405, code: "method-not-allowed",

@@ -1,5 +1,5 @@
-// The notification routes: create (POST /v1/apps/{bundle-id}/notifications), read, list
-// deliveries, cancel (/v1/notifications/{id}...), and POST /v1/lint.
+// The notification routes: create (POST /v1/apps/{bundle-id}/notifications), list an app's (GET,
+// newest first), read, list deliveries, cancel (/v1/notifications/{id}...), and POST /v1/lint.
 //
 //   create: body valid --no--> 400 naming the field
 //           lint errors --yes--> 422 with the findings (nothing stored)
@@ -14,7 +14,9 @@ extension GatewayRoute.Operation {
     /// Operations ``GatewayHandler/runNotifications(_:key:app:_:_:)`` serves.
     var isNotifications: Bool {
         switch self {
-        case .createNotification, .getNotification, .notificationDeliveries, .cancelNotification, .lint: true
+        case .createNotification, .getNotification, .notificationDeliveries, .cancelNotification, .lint,
+            .listNotifications:
+            true
         default: false
         }
     }
@@ -31,6 +33,19 @@ extension GatewayHandler {
             case .createNotification:
                 guard let app else { throw GatewayAPIError.internalError("\(operation) needs an app") }
                 return try await createNotification(app: app, request)
+            case .listNotifications:
+                guard let app else { throw GatewayAPIError.internalError("\(operation) needs an app") }
+                let query = try DeliveriesQuery(target: request.path ?? "")
+                let page = try await store.notifications(
+                    bundleID: app.bundleID, before: query.cursor, limit: query.limit)
+                var notifications: [JSONValue] = []
+                for notification in page.notifications { notifications.append(try await json(notification)) }
+                return GatewayAnswer(
+                    status: 200,
+                    body: [
+                        "notifications": .array(notifications),
+                        "next-cursor": page.nextCursor.map { .string(String($0)) } ?? .null,
+                    ])
             case .getNotification:
                 let notification = try await visibleNotification(parameters, key: key)
                 return GatewayAnswer(status: 200, body: try await json(notification))

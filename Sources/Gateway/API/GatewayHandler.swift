@@ -4,7 +4,7 @@
 // the store.
 //
 //   match route --no--> 404 / 405 (+ allow) / 400
-//     | public route -> answer on the loop
+//     | public route (health, OpenAPI, the console's files) -> answer on the loop
 //     v Task
 //   authorization: Bearer KEY --missing, unknown, revoked--> 401
 //   key's scope covers the route's, key's app is the path's --no--> 403
@@ -14,6 +14,7 @@
 //   the operation -> 200 / 201 / 202 / 204 / 404 unknown-device, -activity, -notification / 422 (lint)
 //     (channel routes: the app's APNsClient -> 409 none / 404 / 502 refused / 503 no answer)
 import APNs
+import Console
 import HTTP2
 
 /// Answers the gateway's HTTP API over HTTP/1.1 and HTTP/2.
@@ -53,6 +54,10 @@ final class GatewayHandler: HTTP2RequestHandler {
                 Self.answer(.success(GatewayAnswer(status: 200, body: ["status": "ok"])), respond)
             case .openAPI:
                 respond(200, Self.jsonHeaders, openAPIDocument)
+            case .console:
+                if !ConsoleSite.gateway.respond(to: request, responder: responder) {
+                    Self.answer(.failure(.unknownAsset(path)), respond)
+                }
             default:
                 let sendable = responder.sendable
                 Task {
@@ -72,6 +77,11 @@ final class GatewayHandler: HTTP2RequestHandler {
             if route.operation == .metrics { return .success(try metricsAnswer(key, route)) }
             let bundleID = parameters["bundle-id"]
             try authorize(key, route, bundleID: bundleID)
+            if route.operation == .listApps { return .success(appsAnswer(key)) }
+            if route.operation == .preview {
+                guard !request.exceededBodyLimit else { throw .bodyTooLarge(limit: configuration.bodyLimit) }
+                return .success(try GatewayPreview.answer(request.body))
+            }
             let app = try bundleID.map { bundleID throws(GatewayAPIError) in
                 guard let app = configuration.apps[bundleID] else { throw .unknownApp(bundleID) }
                 return app
@@ -118,6 +128,20 @@ final class GatewayHandler: HTTP2RequestHandler {
     }
 
     static let jsonHeaders = [HTTP2Header("content-type", "application/json")]
+
+    /// `GET /v1/apps`: the configured apps the key serves, by bundle id, with their environments.
+    private func appsAnswer(_ key: APIKey) -> GatewayAnswer {
+        let apps = configuration.apps.values
+            .filter { app in key.bundleID.map { $0 == app.bundleID } ?? true }
+            .sorted { $0.bundleID < $1.bundleID }
+            .map { app -> JSONValue in
+                [
+                    "bundle-id": .string(app.bundleID),
+                    "environments": .array(app.environments.map(\.rawValue).sorted().map(JSONValue.string)),
+                ]
+            }
+        return GatewayAnswer(status: 200, body: ["apps": .array(apps)])
+    }
 
     /// Hands a result to `respond` (the loop's responder, or a sendable one).
     private static func answer(

@@ -14,6 +14,10 @@
 //   GET    /v1/notifications/{id}/deliveries             send
 //   POST   /v1/lint                                      send
 //   GET    /metrics                                      admin (a key for every app)
+//   GET    /, /assets/{name}, /favicon.ico               public: the web console (GatewayRoute+Console.swift)
+//   GET    /v1/apps                                      send
+//   GET    /v1/apps/{bundle-id}/notifications            send     (newest first)
+//   POST   /v1/preview                                   send     (a payload as a banner shows it)
 import APNs
 import HTTP2
 
@@ -26,6 +30,7 @@ public struct GatewayRoute: Sendable {
         case createChannel, listChannels, readChannel, deleteChannel
         case createNotification, getNotification, notificationDeliveries, cancelNotification, lint
         case metrics
+        case console, listApps, listNotifications, preview
     }
 
     public let method: String
@@ -43,7 +48,8 @@ public struct GatewayRoute: Sendable {
     var queryParameters: [String] = []
 
     /// Every route the gateway serves.
-    public static let all: [GatewayRoute] = coreRoutes + liveActivityRoutes + channelRoutes + notificationRoutes
+    public static let all: [GatewayRoute] =
+        coreRoutes + liveActivityRoutes + channelRoutes + notificationRoutes + consoleRoutes
 
     /// Health, OpenAPI and devices.
     static let coreRoutes: [GatewayRoute] = [

@@ -126,3 +126,15 @@ extension ExpansionProgress {
         return progress
     }
 }
+
+/// A page of an app's notifications, newest first (`NotificationStore.notifications(bundleID:before:limit:)`).
+public struct NotificationPage: Sendable, Hashable {
+    public var notifications: [StoredNotification]
+    /// Pass as `before` for the next (older) page; nil on the last.
+    public var nextCursor: Int?
+
+    public init(notifications: [StoredNotification], nextCursor: Int?) {
+        self.notifications = notifications
+        self.nextCursor = nextCursor
+    }
+}

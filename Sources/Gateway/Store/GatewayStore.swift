@@ -103,6 +103,10 @@ public protocol NotificationStore: Sendable {
         async throws(GatewayStoreError)
         -> NotificationCreation
     func notification(id: NotificationID) async throws(GatewayStoreError) -> StoredNotification?
+    /// The app's notifications, newest first: up to `limit` created before `cursor` (nil: the newest),
+    /// and the cursor of the next page. A cursor is opaque: the `nextCursor` of the page before.
+    func notifications(bundleID: String, before cursor: Int?, limit: Int) async throws(GatewayStoreError)
+        -> NotificationPage
     /// Makes delivery rows for the next recipients of a `sending` notification, `chunkSize` per
     /// transaction, at most `maximumChunks` transactions. Each transaction records how far it got, so
     /// an expansion cut short (a crash, or the limit) resumes where it stopped and never makes a row

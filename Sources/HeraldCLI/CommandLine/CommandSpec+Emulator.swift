@@ -8,6 +8,11 @@ extension CommandSpec {
         options: [
             OptionSpec("listen", valueName: "HOST:PORT", help: "Where to listen (default 127.0.0.1:2197)."),
             OptionSpec("plaintext", help: "Serve h2c (HTTP/2 without TLS) instead of TLS."),
+            OptionSpec(
+                "console", valueName: "HOST:PORT",
+                help:
+                    "Serve the web console at http://HOST:PORT/console, a listener of its own (HTTP/1.1 and h2c; "
+                    + "port 0: any free one)."),
             OptionSpec("tls-cert", valueName: "PEM", help: "The server certificate (chain) to present."),
             OptionSpec("tls-key", valueName: "PEM", help: "Its private key.", isSecret: true),
             OptionSpec(
@@ -141,6 +146,19 @@ public struct EmulatorOptions: Equatable, Sendable {
     public var unregisteredLimit: Int?
     /// The secret `/control/v1/` and `/device/v1/` require as a bearer token.
     public var controlToken: String?
+    /// Where the web console listens (`--console`), if anywhere.
+    public var console: ConsoleAddress?
+
+    /// `--console HOST:PORT`.
+    public struct ConsoleAddress: Equatable, Sendable {
+        public var host: String
+        public var port: UInt16
+
+        public init(host: String, port: UInt16) {
+            self.host = host
+            self.port = port
+        }
+    }
     /// A file holding it (read when the command runs).
     public var controlTokenFile: String?
 
@@ -220,6 +238,9 @@ public struct EmulatorOptions: Equatable, Sendable {
         faultLimit = try count("fault-limit", 0...1_000_000, "must be a whole number from 0 to 1000000")
         unregisteredLimit = try count(
             "unregistered-limit", 0...100_000_000, "must be a whole number from 0 to 100000000")
+        if let text = parsed.value("console") {
+            console = try Self.hostAndPort(text, option: "--console")
+        }
         controlToken = parsed.value("control-token")
         controlTokenFile = parsed.value("control-token-file")
         if controlToken != nil, controlTokenFile != nil {
@@ -235,6 +256,16 @@ public struct EmulatorOptions: Equatable, Sendable {
             }
             channelLimit = value
         }
+    }
+
+    /// `HOST:PORT` (an IPv6 host in brackets), for `--console`.
+    static func hostAndPort(_ text: String, option: String) throws(UsageError) -> ConsoleAddress {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            throw .invalidValue(option: option, value: text, rule: "must be HOST:PORT, e.g. 127.0.0.1:2198")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return ConsoleAddress(host: host.isEmpty ? "127.0.0.1" : host, port: port)
     }
 
     /// Why `token` cannot be a control token (it travels in a header: visible ASCII, no spaces), or nil.

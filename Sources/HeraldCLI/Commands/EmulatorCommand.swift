@@ -95,9 +95,28 @@ struct EmulatorCommand {
                     + " \(emulator.devices.deviceCount) simulated devices (offline until they listen);"
                     + " --in-memory keeps none")
         }
+        var console: EmulatorConsole?
+        if let listen = options.console {
+            do {
+                console = try await EmulatorConsole.start(
+                    for: emulator, host: listen.host, port: listen.port, loops: loops)
+            } catch {
+                await emulator.shutdown()
+                await loops.shutdown()
+                context.standardError(
+                    "herald emulator: --console \(listen.host):\(listen.port): cannot listen: \(error)\n")
+                return ExitStatus.failure
+            }
+        }
+        if let console, let listen = options.console {
+            let consoleHost = listen.host.contains(":") ? "[\(listen.host)]" : listen.host
+            lines.append("  console: http://\(consoleHost):\(console.port)/console (HTTP/1.1 and h2c)")
+        }
         lines.append("  delivery log: GET \(scheme)://\(host):\(emulator.port)/control/v1/deliveries; stop with Ctrl-C")
         context.standardOutput(lines.joined(separator: "\n") + "\n")
-        if controlToken == nil, !Self.isLoopback(options.host) {
+        if controlToken == nil,
+            !Self.isLoopback(options.host) || !(options.console.map { Self.isLoopback($0.host) } ?? true)
+        {
             context.standardError(
                 "herald emulator: warning: listening on \(options.host), not a loopback address, and the control API "
                     + "is unauthenticated: anyone who reaches this port can read the delivery log, inject faults, "
@@ -106,6 +125,7 @@ struct EmulatorCommand {
         }
         context.onListening(emulator.port)
         await context.waitForTermination()
+        await console?.shutdown()
         await emulator.shutdown()
         await loops.shutdown()
         let answered = emulator.log.counts.total

@@ -87,6 +87,8 @@ struct GatewayJSONFieldsTests {
                 // Produced by GatewayNotificationJSONFieldsTests:
                 "gateway-notification-created", "gateway-notification", "gateway-deliveries", "gateway-lint",
                 "gateway-lint-refusal",
+                // Produced by GatewayConsoleRoutesTests:
+                "gateway-apps", "gateway-notifications", "gateway-preview",
             ])
         try await GatewayAPIFixture.with(.memory) { gateway in
             let device = "/v1/apps/\(GatewayAPIFixture.app)/devices/" + String(repeating: "0a", count: 32)

@@ -100,6 +100,12 @@ final class HeldDeviceStore: GatewayStore {
     {
         try await base.createNotification(request, id: id, now: now)
     }
+    func notifications(bundleID: String, before cursor: Int?, limit: Int) async throws(GatewayStoreError)
+        -> NotificationPage
+    {
+        try await base.notifications(bundleID: bundleID, before: cursor, limit: limit)
+    }
+
     func notification(id: NotificationID) async throws(GatewayStoreError) -> StoredNotification? {
         try await base.notification(id: id)
     }

@@ -31,6 +31,26 @@ extension InMemoryGatewayStore {
         state.withLock { $0.notifications[id]?.notification }
     }
 
+    public func notifications(bundleID: String, before cursor: Int?, limit: Int) async throws(GatewayStoreError)
+        -> NotificationPage
+    {
+        let limit = StoreLimits.clamp(limit)
+        return state.withLock { state in
+            // The cursor is a position in creation order, which only grows.
+            var position = min(cursor ?? state.notificationOrder.count, state.notificationOrder.count)
+            var page: [StoredNotification] = []
+            while position > 0 {
+                position -= 1
+                guard let notification = state.notifications[state.notificationOrder[position]]?.notification,
+                    notification.request.bundleID == bundleID
+                else { continue }
+                if page.count == limit { return NotificationPage(notifications: page, nextCursor: position + 1) }
+                page.append(notification)
+            }
+            return NotificationPage(notifications: page, nextCursor: nil)
+        }
+    }
+
     public func expandNotification(id: NotificationID, chunkSize: Int, maximumChunks: Int, now: Int)
         async throws(GatewayStoreError) -> ExpansionProgress
     {

@@ -104,6 +104,28 @@ extension SQLiteGatewayStore {
         try await withDatabase { database in try Self.notifications(where: "id = ?", [.text(id)], in: database).first }
     }
 
+    public func notifications(bundleID: String, before cursor: Int?, limit: Int) async throws(GatewayStoreError)
+        -> NotificationPage
+    {
+        try await withDatabase { database in
+            let limit = StoreLimits.clamp(limit)
+            // One row more than asked says whether there is a next page. The primary key walked
+            // backwards, rows of other apps skipped: a console's page, not a hot path.
+            let seqs = try database.query(
+                "SELECT seq FROM notifications WHERE bundle_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+                [.text(bundleID), .integer(cursor ?? Int(Int64.max)), .integer(limit + 1)]
+            ) { $0.int(0) ?? 0 }
+            let page = Array(seqs.prefix(limit))
+            guard let oldest = page.last, let newest = page.first else {
+                return NotificationPage(notifications: [], nextCursor: nil)
+            }
+            let notifications = try Self.notifications(
+                where: "bundle_id = ? AND seq BETWEEN ? AND ? ORDER BY seq DESC",
+                [.text(bundleID), .integer(oldest), .integer(newest)], in: database)
+            return NotificationPage(notifications: notifications, nextCursor: seqs.count > limit ? oldest : nil)
+        }
+    }
+
     public func startDueNotifications(now: Int, limit: Int) async throws(GatewayStoreError) -> [NotificationID] {
         // PostgreSQL: the inner SELECT takes FOR UPDATE SKIP LOCKED, so one process starts each.
         try await withDatabase { database in
