@@ -105,6 +105,28 @@ extension PostgresGatewayStore {
         }
     }
 
+    public func notifications(bundleID: String, before cursor: Int?, limit: Int) async throws(GatewayStoreError)
+        -> NotificationPage
+    {
+        // The same page as SQLite's: `seq` (creation order) walked backwards, one row more than asked
+        // saying whether there is a next page.
+        try await withConnection { connection in
+            let limit = StoreLimits.clamp(limit)
+            let seqs = try connection.query(
+                "SELECT seq FROM notifications WHERE bundle_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3",
+                [.text(bundleID), PostgresValue(cursor ?? Int(Int64.max)), PostgresValue(limit + 1)]
+            ).map { try $0.int(0) ?? 0 }
+            let page = seqs.prefix(limit)
+            guard let oldest = page.last, let newest = page.first else {
+                return NotificationPage(notifications: [], nextCursor: nil)
+            }
+            let notifications = try Self.notifications(
+                where: "bundle_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq DESC",
+                [.text(bundleID), PostgresValue(oldest), PostgresValue(newest)], in: connection)
+            return NotificationPage(notifications: notifications, nextCursor: seqs.count > limit ? oldest : nil)
+        }
+    }
+
     public func startDueNotifications(now: Int, limit: Int) async throws(GatewayStoreError) -> [NotificationID] {
         // SKIP LOCKED: a process starting the same due notification holds its row; this one passes
         // it by, and once that process commits the row is no longer scheduled. One process starts each.
