@@ -38,7 +38,8 @@ extension APNsRequest {
 
     /// Appends the headers that change from request to request (`:path`, the `apns-*` headers) to
     /// `buffer`, in the order APNs documents them. Values that identify one notification are sent
-    /// never-indexed, so they do not churn the HPACK table.
+    /// never-indexed, so they do not churn the HPACK table; `:path` and `apns-id`, different in
+    /// almost every request, as plain values (not Huffman-coded, see `HTTP2HeaderBuffer`).
     func appendVaryingHeaders(to buffer: inout HTTP2HeaderBuffer) {
         fixed.wire?.append(apnsID: fixed.apnsID, to: &buffer)
     }
@@ -67,7 +68,7 @@ extension APNsRequest {
 
         func append(apnsID: String, to buffer: inout HTTP2HeaderBuffer) {
             APNsRequest.bytes(of: tokenHex) { token in
-                APNsRequest.append(":path", valuePrefix: "/3/device/", token, neverIndex: true, to: &buffer)
+                APNsRequest.append(":path", valuePrefix: "/3/device/", token, plainValue: true, to: &buffer)
             }
             APNsRequest.append("apns-push-type", pushType.rawValue, to: &buffer)
             if let topic { APNsRequest.append("apns-topic", topic, to: &buffer) }
@@ -87,7 +88,7 @@ extension APNsRequest {
         /// `:path`, `apns-expiration`, `apns-collapse-id`, `apns-id`.
         func appendPerRequest(apnsID: String, to buffer: inout HTTP2HeaderBuffer) {
             APNsRequest.bytes(of: tokenHex) { token in
-                APNsRequest.append(":path", valuePrefix: "/3/device/", token, neverIndex: true, to: &buffer)
+                APNsRequest.append(":path", valuePrefix: "/3/device/", token, plainValue: true, to: &buffer)
             }
             appendIdentifying(apnsID: apnsID, to: &buffer)
         }
@@ -96,7 +97,7 @@ extension APNsRequest {
         private func appendIdentifying(apnsID: String, to buffer: inout HTTP2HeaderBuffer) {
             if let expiration { APNsRequest.append("apns-expiration", expiration, neverIndex: true, to: &buffer) }
             if let collapseID { APNsRequest.append("apns-collapse-id", collapseID, neverIndex: true, to: &buffer) }
-            APNsRequest.append("apns-id", apnsID, neverIndex: true, to: &buffer)
+            APNsRequest.append("apns-id", apnsID, plainValue: true, to: &buffer)
         }
     }
 
@@ -115,20 +116,21 @@ extension APNsRequest {
     }
 
     fileprivate static func append(
-        _ name: StaticString, _ value: String, neverIndex: Bool = false, to buffer: inout HTTP2HeaderBuffer
+        _ name: StaticString, _ value: String, neverIndex: Bool = false, plainValue: Bool = false,
+        to buffer: inout HTTP2HeaderBuffer
     ) {
-        bytes(of: value) { append(name, $0, neverIndex: neverIndex, to: &buffer) }
+        bytes(of: value) { append(name, $0, neverIndex: neverIndex, plainValue: plainValue, to: &buffer) }
     }
 
     fileprivate static func append(
         _ name: StaticString, valuePrefix: StaticString = "", _ value: UnsafeRawBufferPointer, neverIndex: Bool = false,
-        to buffer: inout HTTP2HeaderBuffer
+        plainValue: Bool = false, to buffer: inout HTTP2HeaderBuffer
     ) {
         name.withUTF8Buffer { name in
             valuePrefix.withUTF8Buffer { prefix in
                 buffer.append(
                     name: UnsafeRawBufferPointer(name), valuePrefix: UnsafeRawBufferPointer(prefix), value: value,
-                    neverIndex: neverIndex)
+                    neverIndex: neverIndex, plainValue: plainValue)
             }
         }
     }

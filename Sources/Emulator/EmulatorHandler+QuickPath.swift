@@ -19,7 +19,8 @@
 //
 // The answer's two headers go through a reused `HTTP2HeaderBuffer` (nghttp2 copies their few
 // bytes at submit) rather than a NO_COPY block: NO_COPY memory must stay unchanged until the frame is
-// serialized, and these values change with every answer.
+// serialized, and these values change with every answer. Their values are plain values (the
+// session writes them into the frame, not Huffman-coded; HTTP2HeaderBuffer).
 
 import APNs
 import HTTP2
@@ -89,9 +90,11 @@ final class QuickPathState {
         name.withUnsafeBufferPointer { name in
             value.withUnsafeBufferPointer { value in
                 // Never indexed (after the first answer): the values never repeat, so indexing them
-                // would only churn the HPACK tables on both sides.
+                // would only churn the HPACK tables on both sides; and sent plain, as Huffman-coding
+                // a fresh id for every answer costs more than the few bytes it saves.
                 headers.append(
-                    name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value), neverIndex: neverIndex)
+                    name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value), neverIndex: neverIndex,
+                    plainValue: neverIndex)
             }
         }
     }

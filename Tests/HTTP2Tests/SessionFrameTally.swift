@@ -16,15 +16,20 @@ struct FrameTally {
 
     private var pending: [UInt8] = []
     private var prefaceLeft: Int
+    /// The client's side of the connection.
+    let clientSide: Bool
     private(set) var counts: [UInt8: Int] = [:]
     /// (stream id, error code) of each RST_STREAM.
     private(set) var resets: [(streamID: Int32, code: UInt32)] = []
     /// Payload size of each HEADERS frame, in order.
     private(set) var headerBlockSizes: [Int] = []
+    /// The header block fragment of each HEADERS frame (past padding and priority), in order.
+    private(set) var headerBlocks: [[UInt8]] = []
 
     /// `clientSide`: the stream starts with the 24-byte connection preface.
     init(clientSide: Bool) {
         prefaceLeft = clientSide ? 24 : 0
+        self.clientSide = clientSide
     }
 
     func count(_ type: FrameType) -> Int { counts[type.rawValue, default: 0] }
@@ -48,6 +53,11 @@ struct FrameTally {
             }
             if type == FrameType.headers.rawValue {
                 headerBlockSizes.append(length)
+                let flags = pending[offset + 4]
+                let padded = flags & 0x8 != 0
+                let start = offset + 9 + (padded ? 1 : 0) + (flags & 0x20 != 0 ? 5 : 0)
+                let end = offset + 9 + length - (padded ? Int(pending[offset + 9]) : 0)
+                headerBlocks.append(Array(pending[start..<max(start, end)]))
             }
             offset += 9 + length
         }

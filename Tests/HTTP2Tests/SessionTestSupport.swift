@@ -104,8 +104,9 @@ final class SessionPair {
     /// Frames the client sent, and frames the server sent.
     var clientFrames = FrameTally(clientSide: true)
     var serverFrames = FrameTally(clientSide: false)
-    /// Every byte the client sent, in order.
+    /// Every byte the client sent, in order, and every byte the server sent.
     var clientBytes: [UInt8] = []
+    var serverBytes: [UInt8] = []
     private var toServer: [UInt8] = []
     private var toClient: [UInt8] = []
 
@@ -133,6 +134,7 @@ final class SessionPair {
             toClient.removeAll(keepingCapacity: true)
             server.produceOutput(into: &toClient)
             if !toClient.isEmpty {
+                serverBytes.append(contentsOf: toClient)
                 serverFrames.feed(toClient)
                 try feed(toClient, to: client.receive)
             }

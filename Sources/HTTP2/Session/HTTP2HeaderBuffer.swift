@@ -15,6 +15,8 @@ public struct HTTP2HeaderBuffer: Sendable {
         var valueCount: Int
         var neverIndex: Bool
         var isPseudo: Bool
+        /// Sent as a plain (not Huffman-coded) never-indexed literal, put in by the session.
+        var plainValue: Bool
     }
 
     /// Names and values back to back, and the fields' positions in them.
@@ -29,6 +31,8 @@ public struct HTTP2HeaderBuffer: Sendable {
         @exclusivity(unchecked) var entryCapacity: Int
         @exclusivity(unchecked) var entryCount = 0
         @exclusivity(unchecked) var pseudoCount = 0
+        @exclusivity(unchecked) var plainCount = 0
+        @exclusivity(unchecked) var plainByteCount = 0
 
         init(byteCapacity: Int, entryCapacity: Int) {
             self.byteCapacity = max(byteCapacity, 16)
@@ -50,6 +54,8 @@ public struct HTTP2HeaderBuffer: Sendable {
             copy.byteCount = byteCount
             copy.entryCount = entryCount
             copy.pseudoCount = pseudoCount
+            copy.plainCount = plainCount
+            copy.plainByteCount = plainByteCount
             return copy
         }
 
@@ -98,6 +104,9 @@ public struct HTTP2HeaderBuffer: Sendable {
     /// The names' and values' bytes.
     var byteCount: Int { storage.byteCount }
     public var isEmpty: Bool { storage.entryCount == 0 }
+    /// How many fields have plain values, and those values' bytes.
+    var plainCount: Int { storage.plainCount }
+    var plainByteCount: Int { storage.plainByteCount }
 
     /// The storage, copied first if another buffer shares it.
     @inline(__always)
@@ -113,6 +122,8 @@ public struct HTTP2HeaderBuffer: Sendable {
         storage.byteCount = 0
         storage.entryCount = 0
         storage.pseudoCount = 0
+        storage.plainCount = 0
+        storage.plainByteCount = 0
     }
 
     public mutating func append(_ name: String, _ value: String, neverIndex: Bool = false) {
@@ -135,10 +146,17 @@ public struct HTTP2HeaderBuffer: Sendable {
 
     /// Appends a field from raw bytes, its value in two parts (`valuePrefix`, then `value`; for
     /// `/3/device/` and a token, say): straight copies, for the hot path.
+    ///
+    /// `plainValue`: the field is sent as a never-indexed literal whose value is a plain string
+    /// (RFC 7541 section 5.2, H = 0), not Huffman-coded; the HTTP/2 session writes the value into
+    /// the HEADERS frame itself (NGHTTP2Session+Splice.swift). For values that differ in every
+    /// message (ids, a path with a device token): nghttp2 would Huffman-code each one to save a
+    /// fifth of its bytes, at a cost per byte on both sides. Implies `neverIndex`. A block that
+    /// might not fit one frame gets the field from nghttp2 as usual.
     public mutating func append(
         name: UnsafeRawBufferPointer,
         valuePrefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
-        value: UnsafeRawBufferPointer, neverIndex: Bool = false
+        value: UnsafeRawBufferPointer, neverIndex: Bool = false, plainValue: Bool = false
     ) {
         let storage = unique()
         let start = storage.byteCount
@@ -153,9 +171,13 @@ public struct HTTP2HeaderBuffer: Sendable {
         (storage.entries + storage.entryCount).initialize(
             to: Entry(
                 start: start, nameCount: name.count, valueCount: valuePrefix.count + value.count,
-                neverIndex: neverIndex, isPseudo: isPseudo))
+                neverIndex: neverIndex || plainValue, isPseudo: isPseudo, plainValue: plainValue))
         storage.entryCount += 1
         if isPseudo { storage.pseudoCount += 1 }
+        if plainValue {
+            storage.plainCount += 1
+            storage.plainByteCount += valuePrefix.count + value.count
+        }
     }
 
     /// Overwrites the value of field `index` with `value`, of the same length (false, and nothing

@@ -162,6 +162,10 @@ extension NGHTTP2Session {
 
     func frameReceived(_ session: OpaquePointer, _ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         let header = frame.pointee.hd
+        if splicesHeaders, header.type == NGHTTP2.frameHeaders, let index = slot(session, header.stream_id) {
+            sentHeadersStreamID = header.stream_id
+            sentHeadersSlot = index
+        }
         switch header.type {
         case NGHTTP2.frameData, NGHTTP2.frameHeaders:
             if checksResponses, let index = slot(session, header.stream_id), slots[index].localReset == nil,
@@ -262,6 +266,10 @@ extension NGHTTP2Session {
 
     func frameSent(_ session: OpaquePointer, _ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         let header = frame.pointee.hd
+        if splicesHeaders, header.type == NGHTTP2.frameHeaders, let index = slot(session, header.stream_id) {
+            sentHeadersStreamID = header.stream_id
+            sentHeadersSlot = index
+        }
         switch header.type {
         case NGHTTP2.frameHeaders where role == .client && frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST:
             if let index = slot(session, header.stream_id) {

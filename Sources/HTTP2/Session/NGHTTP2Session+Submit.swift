@@ -23,7 +23,7 @@ extension NGHTTP2Session {
             slots[index].outgoingBody = body
         }
         var method = SpecialMethod.other
-        let streamID = withFields(block: block, buffer: buffer, status: nil) { fields, count in
+        let streamID = withFields(block: block, buffer: buffer, status: nil, slot: index) { fields, count in
             if checksResponses { method = Self.specialMethod(fields, count) }
             prepareSplices(block: block, buffer: buffer, fields, count, slot: index)
             guard hasBody else { return nghttp2_submit_request(session, nil, fields, count, nil, userData) }
@@ -117,7 +117,7 @@ extension NGHTTP2Session {
             slots[index].outgoingBody = body
         }
         let userData = StreamSlots.userData(index)
-        let result = withFields(block: block, buffer: buffer, status: status) { fields, count in
+        let result = withFields(block: block, buffer: buffer, status: status, slot: index) { fields, count in
             // A response is never spliced: a pre-encoded block's real field goes to nghttp2.
             if let block, let field = block.preEncoded { submitRealField(field, of: block, fields, count) }
             guard hasBody else { return nghttp2_submit_response(session, streamID, fields, count, nil) }
@@ -130,14 +130,17 @@ extension NGHTTP2Session {
             slots[index].streaming = false
             slots[index].headerBlock = nil
             slots[index].outgoingBody = []
+            slots[index].plainLength = 0
             throw HTTP2Error.library("nghttp2_submit_response", Int(result))
         }
     }
 
     /// Lays out `:status` (if any), then pseudo-headers, then the rest, and calls `submit` with them.
-    /// Block fields are NO_COPY (the slot keeps the block alive); buffer fields are copied by nghttp2.
+    /// Block fields are NO_COPY (the slot keeps the block alive); buffer fields are copied by nghttp2,
+    /// except plain values, which nghttp2 gets as placeholders and slot `index`'s room in
+    /// `plainLiterals` holds encoded (see `splicesPlainValues`).
     private func withFields<Result>(
-        block: HTTP2HeaderBlock?, buffer: HTTP2HeaderBuffer?, status: Int?,
+        block: HTTP2HeaderBlock?, buffer: HTTP2HeaderBuffer?, status: Int?, slot index: Int32,
         _ submit: (UnsafePointer<nghttp2_nv>, Int) -> Result
     ) -> Result {
         let needed = (status == nil ? 0 : 1) + (block?.count ?? 0) + (buffer?.count ?? 0)
@@ -161,13 +164,20 @@ extension NGHTTP2Session {
             if let block { count = Self.copy(block, 0..<block.count, to: fields, at: count) }
             return submit(UnsafePointer(fields), count)
         }
-        return buffer.withFields { base, entries in
+        // Where the plain values' literals go, if they are spliced.
+        let room =
+            splicesPlainValues(block: block, buffer: buffer, fieldCount: needed) ? plainLiterals.room(index) : nil
+        var plainLength = 0
+        let result = buffer.withFields { base, entries in
             if let block { count = Self.copy(block, 0..<blockPseudo, to: fields, at: count) }
-            count = Self.copy(entries, base, pseudo: true, to: fields, at: count)
+            count = Self.copy(entries, base, pseudo: true, room: room, &plainLength, to: fields, at: count)
             if let block { count = Self.copy(block, blockPseudo..<block.count, to: fields, at: count) }
-            count = Self.copy(entries, base, pseudo: false, to: fields, at: count)
+            count = Self.copy(entries, base, pseudo: false, room: room, &plainLength, to: fields, at: count)
+            slots[index].plainLength = plainLength
+            if plainLength > 0 { splicesHeaders = true }
             return submit(UnsafePointer(fields), count)
         }
+        return result
     }
 
     /// Puts the block's fields in `range` at `fields[count...]`; returns the new count.
@@ -184,14 +194,26 @@ extension NGHTTP2Session {
     }
 
     /// Puts the buffer's pseudo-headers (or its other fields) at `fields[count...]`, pointing into
-    /// `base` (the buffer's bytes, which nghttp2 copies); returns the new count.
+    /// `base` (the buffer's bytes, which nghttp2 copies); returns the new count. With a `room`, a
+    /// plain value's field gets the placeholder, and its value goes there as a string literal
+    /// (`plainLength` counts the room's bytes).
     @inline(__always)
     private static func copy(
         _ entries: UnsafeBufferPointer<HTTP2HeaderBuffer.Entry>, _ base: UnsafeMutablePointer<UInt8>, pseudo: Bool,
-        to fields: UnsafeMutablePointer<nghttp2_nv>, at count: Int
+        room: UnsafeMutablePointer<UInt8>?, _ plainLength: inout Int, to fields: UnsafeMutablePointer<nghttp2_nv>,
+        at count: Int
     ) -> Int {
         var count = count
         for entry in entries where entry.isPseudo == pseudo {
+            if let room, entry.plainValue {
+                fields[count] = nghttp2_nv(
+                    name: base + entry.start, value: plainPlaceholder, namelen: entry.nameCount, valuelen: 1,
+                    flags: NGHTTP2.nvFlagNoIndex)
+                plainLength += writePlainLiteral(
+                    base + entry.start + entry.nameCount, entry.valueCount, to: room + plainLength)
+                count += 1
+                continue
+            }
             fields[count] = nghttp2_nv(
                 name: base + entry.start, value: base + entry.start + entry.nameCount,
                 namelen: entry.nameCount, valuelen: entry.valueCount,

@@ -71,9 +71,16 @@ final class NGHTTP2Session {
     @exclusivity(unchecked) private(set) var failure: HTTP2Error?
     /// nghttp2 returned a fatal error: it must not be called again except to be deleted.
     @exclusivity(unchecked) private var isDead = false
-    /// Client: a request was submitted with a pre-encoded field (NGHTTP2Session+Splice.swift), so
-    /// outgoing HEADERS frames are looked at.
+    /// A request was submitted with a pre-encoded field, or a request or response with plain values
+    /// (NGHTTP2Session+Splice.swift), so outgoing HEADERS frames are looked at.
     @exclusivity(unchecked) var splicesHeaders = false
+    /// Room for each slot's plain values, as string literals (NGHTTP2Session+PlainValues.swift).
+    @exclusivity(unchecked) var plainLiterals = PlainLiteralRooms()
+    /// The stream of the HEADERS frame nghttp2 reported sent last, and its slot: nghttp2 reports a
+    /// frame sent (and closes a stream its END_STREAM ends) before mem_send hands the frame out, so
+    /// by then a server's answered stream may be unknown to nghttp2.
+    @exclusivity(unchecked) var sentHeadersStreamID: Int32 = 0
+    @exclusivity(unchecked) var sentHeadersSlot: Int32 = 0
     /// The last pre-encoded field a request was submitted with: its placeholder is what a HEADERS
     /// frame with nothing to put in must not carry (see NGHTTP2Session+Splice.swift).
     @exclusivity(unchecked) var lastPreEncodedField: HPACKPreEncodedField?
@@ -146,6 +153,7 @@ final class NGHTTP2Session {
         }
         fieldScratch.deallocate()
         statusScratch.deallocate()
+        plainLiterals.deallocate()
     }
 
     private static func validate(_ configuration: HTTP2SessionConfiguration) throws(HTTP2Error) {

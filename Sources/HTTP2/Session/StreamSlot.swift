@@ -33,6 +33,9 @@ struct StreamSlot {
     /// Client: nghttp2 was given the block's real field, not the placeholder its pre-encoded field
     /// goes in for (HPACKPreEncodedField; a request whose header block might be split).
     var realFieldSubmitted = false
+    /// The bytes of the plain values' string literals waiting in the session's `plainLiterals` room
+    /// for this slot, for the HEADERS still to be sent (NGHTTP2Session+PlainValues.swift); 0: none.
+    var plainLength = 0
     /// The body being sent and how much of it nghttp2 has taken.
     var outgoingBody: [UInt8] = []
     var outgoingOffset = 0
@@ -76,6 +79,7 @@ struct StreamSlot {
         token = 0
         headerBlock = nil
         realFieldSubmitted = false
+        plainLength = 0
         outgoingBody = []
         outgoingOffset = 0
         headersSent = false

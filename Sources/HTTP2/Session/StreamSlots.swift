@@ -73,6 +73,12 @@ struct StreamSlots {
         Int(index) < slots.count && slots[Int(index)].state == .open && slots[Int(index)].streamID == streamID
     }
 
+    /// Whether slot `index` is in use (open, or closed with its close not yet delivered) for `streamID`.
+    @inline(__always)
+    func holds(_ index: Int32, streamID: Int32) -> Bool {
+        Int(index) < slots.count && slots[Int(index)].state != .free && slots[Int(index)].streamID == streamID
+    }
+
     /// The open slot for `streamID`, by search: for a client request still queued inside nghttp2,
     /// which has no nghttp2 stream (and so no user data) until its HEADERS are sent.
     func openSlot(streamID: Int32) -> Int32? {
