@@ -76,8 +76,21 @@ public struct ProviderTokenVerifier: Sendable {
         let signingInput = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
         guard key.publicKey.verifyES256(signature: signature, message: signingInput) else { throw .badSignature(keyID: kid) }
         guard issuer == key.teamID else { throw .wrongIssuer(keyID: kid, expected: key.teamID, found: issuer) }
-        if now - issuedAt > Self.lifetimeSeconds { throw .expired(issuedAt: issuedAt, ageSeconds: now - issuedAt) }
-        if issuedAt - now > futureTolerance { throw .issuedInFuture(issuedAt: issuedAt, aheadSeconds: issuedAt - now) }
+        // iat is any integer the signer chose: the differences saturate rather than overflow (a
+        // signed iat near Int.min trapped here: FuzzFindingsTests).
+        let age = now.subtractingSaturating(issuedAt)
+        if age > Self.lifetimeSeconds { throw .expired(issuedAt: issuedAt, ageSeconds: age) }
+        let ahead = issuedAt.subtractingSaturating(now)
+        if ahead > futureTolerance { throw .issuedInFuture(issuedAt: issuedAt, aheadSeconds: ahead) }
         return Verified(keyID: kid, teamID: issuer, issuedAt: issuedAt)
+    }
+}
+
+extension Int {
+    /// `self - other`, or the nearest representable value when that overflows.
+    fileprivate func subtractingSaturating(_ other: Int) -> Int {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        guard overflow else { return difference }
+        return other > 0 ? .min : .max
     }
 }

@@ -1,0 +1,32 @@
+import APNs
+import Keys
+import Testing
+
+/// Inputs the fuzz targets (Fuzzing/, docs/FUZZING.md) found crashing or breaking a property, each
+/// minimized, with the answer the fixed code gives.
+@Suite(.timeLimit(.minutes(1)))
+struct FuzzFindingsTests {
+    static let now = 1_800_000_000
+
+    /// provider-token: a correctly signed token whose iat is near Int.min trapped on `now - iat`
+    /// (integer overflow) in the verifier, after the signature check: any holder of a trusted key
+    /// could stop the emulator with one request.
+    @Test(arguments: [Int.min, Int.min + 1, -now, Int.max, Int.max - 1])
+    func providerTokenWithExtremeIssuedAtIsRefusedNotATrap(issuedAt: Int) throws {
+        let key = try P256PrivateKey.generate()
+        let signer = try ProviderTokenSigner(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+        let verifier = ProviderTokenVerifier(
+            keys: [.init(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: key.publicKey)])
+        let token = try signer.sign(issuedAt: issuedAt).value
+        #expect(throws: ProviderTokenError.self) { try verifier.verify(token: token, now: Self.now) }
+        do {
+            _ = try verifier.verify(token: token, now: Self.now)
+        } catch .expired(let iat, let age) {
+            #expect(iat == issuedAt && issuedAt < 0 && age > 3600)
+        } catch .issuedInFuture(let iat, let ahead) {
+            #expect(iat == issuedAt && issuedAt > 0 && ahead > 300)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}
