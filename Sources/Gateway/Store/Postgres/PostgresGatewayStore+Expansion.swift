@@ -2,7 +2,9 @@
 // the cursor moved in the chunk's transaction. Each chunk begins by reading the notification's row
 // `FOR UPDATE`: two processes resuming the same expansion take turns, and the second reads the
 // cursor the first committed (READ COMMITTED re-reads a row it waited for), so no recipient gets a
-// row twice. A chunk's rows go in with one INSERT over `unnest` of arrays.
+// row twice. A chunk's rows go in with one INSERT over `unnest` of arrays; `expandAndClaim` makes
+// them already claimed (next attempt at the lease's end, as `claimDeliveries` leaves a row) and
+// returns them, so a fresh fan-out needs no claim of its own.
 import APNs
 import Postgres
 
@@ -13,14 +15,36 @@ extension PostgresGatewayStore {
         let chunkSize = StoreLimits.clamp(chunkSize)
         return try await ExpansionProgress.run(maximumChunks: maximumChunks) { () async throws(GatewayStoreError) in
             try await inTransaction { connection in
-                try Self.expandChunk(id: id, chunkSize: chunkSize, now: now, in: connection)
+                try Self.expandChunk(id: id, chunkSize: chunkSize, lease: nil, now: now, in: connection).step
             }
         }
     }
 
-    private static func expandChunk(id: NotificationID, chunkSize: Int, now: Int, in connection: PostgresConnection)
-        throws -> ExpansionProgress.Step
+    public func expandAndClaim(id: NotificationID, chunkSize: Int, claimer: String, leaseMilliseconds: Int, now: Int)
+        async throws(GatewayStoreError) -> ClaimedExpansion
     {
+        let chunkSize = StoreLimits.clamp(chunkSize)
+        let lease = ExpansionLease(claimer: claimer, until: now + max(0, leaseMilliseconds))
+        return try await inTransaction { connection in
+            let (step, made) = try Self.expandChunk(
+                id: id, chunkSize: chunkSize, lease: lease, now: now, in: connection)
+            var notifications: [NotificationID: StoredNotification] = [:]
+            if !made.isEmpty {
+                notifications[id] = try Self.notifications(where: "id = $1", [.text(id)], in: connection).first
+            }
+            let progress = ExpansionProgress(
+                inserted: step.inserted ?? 0, chunks: step.inserted == nil ? 0 : 1, recipients: step.recipients,
+                finished: step.finished)
+            return ClaimedExpansion(
+                progress: progress, claim: DeliveryClaim(deliveries: made, notifications: notifications))
+        }
+    }
+
+    /// One chunk: rows made (nil when there was nothing to do), recipients in all, whether done;
+    /// with a lease, the rows are made claimed by it and returned.
+    private static func expandChunk(
+        id: NotificationID, chunkSize: Int, lease: ExpansionLease?, now: Int, in connection: PostgresConnection
+    ) throws -> (step: ExpansionProgress.Step, made: [Delivery]) {
         let rows = try connection.select(
             """
             SELECT state, expanded, expansion_cursor, to_kind, to_values, to_detail, bundle_id, environment, recipients
@@ -38,7 +62,7 @@ extension PostgresGatewayStore {
         }
         guard let notification = rows.first else { throw GatewayStoreError.unknownNotification(id) }
         guard notification.state == .sending, !notification.expanded else {
-            return (nil, notification.recipients, true)
+            return ((nil, notification.recipients, true), [])
         }
         guard let values = NotificationRequest.Recipients.decodeList(notification.values) else {
             throw GatewayStoreError.corrupt(table: "notifications", column: "to_values", value: notification.values)
@@ -46,20 +70,41 @@ extension PostgresGatewayStore {
         let chunk = try recipients(
             kind: notification.kind, values: values, detail: notification.detail, bundleID: notification.bundleID,
             environment: notification.environment, after: notification.cursor, limit: chunkSize, in: connection)
+        var made: [Delivery] = []
         if !chunk.rows.isEmpty {
-            try connection.run(
+            let apnsIDs = chunk.rows.map { _ in APNsID.random() }
+            // A claimed row is due again when its lease runs out, as `claimDeliveries` leaves it.
+            let seqs = try connection.query(
                 """
-                INSERT INTO deliveries (notification_id, kind, recipient, environment, apns_id, status, next_attempt_at)
-                    SELECT $1, kind, recipient, environment, apns_id, 'pending', $2
+                INSERT INTO deliveries (notification_id, kind, recipient, environment, apns_id, status, next_attempt_at,
+                        claimed_by, claimed_until)
+                    SELECT $1, kind, recipient, environment, apns_id, 'pending', $2, $7, $8
                         FROM unnest($3::text[], $4::text[], $5::text[], $6::text[])
                             WITH ORDINALITY AS r(kind, recipient, environment, apns_id, n)
                         ORDER BY n
+                    RETURNING seq, apns_id
                 """,
                 [
-                    .text(id), PostgresValue(now), .textArray(chunk.rows.map(\.kind.rawValue)),
+                    .text(id), PostgresValue(lease?.until ?? now), .textArray(chunk.rows.map(\.kind.rawValue)),
                     .textArray(chunk.rows.map(\.recipient)), .textArray(chunk.rows.map(\.environment.rawValue)),
-                    .textArray(chunk.rows.map { _ in APNsID.random().value }),
-                ])
+                    .textArray(apnsIDs.map(\.value)), PostgresValue(lease?.claimer), PostgresValue(lease?.until),
+                ]
+            ).map { row in (seq: try row.int(0) ?? 0, apnsID: try row.string(1) ?? "") }
+            if let lease {
+                // RETURNING's order is not promised: each row is found again by its apns-id, drawn here.
+                let seqByID = Dictionary(seqs.map { ($0.apnsID, $0.seq) }, uniquingKeysWith: { first, _ in first })
+                for (row, apnsID) in zip(chunk.rows, apnsIDs) {
+                    guard let seq = seqByID[apnsID.value] else {
+                        throw GatewayStoreError.corrupt(table: "deliveries", column: "apns_id", value: apnsID.value)
+                    }
+                    made.append(
+                        Delivery(
+                            id: seq, notificationID: id, kind: row.kind, recipient: row.recipient,
+                            environment: row.environment, apnsID: apnsID, nextAttemptAt: lease.until,
+                            claimedBy: lease.claimer, claimedUntil: lease.until))
+                }
+                made.sort { $0.id < $1.id }
+            }
         }
         let count = chunk.rows.count
         try connection.run(
@@ -68,7 +113,7 @@ extension PostgresGatewayStore {
                 pending = pending + $3, state = CASE WHEN $2 AND pending + $3 = 0 THEN 'done' ELSE state END
                 WHERE id = $4
             """, [PostgresValue(chunk.cursor), .bool(chunk.finished), PostgresValue(count), .text(id)])
-        return (count, notification.recipients + count, chunk.finished)
+        return ((count, notification.recipients + count, chunk.finished), made)
     }
 
     /// The next recipients after `cursor`, at most `limit`, the cursor after them, and whether none are left.

@@ -37,11 +37,7 @@ extension SQLiteGatewayStore {
         }
     }
 
-    /// Who holds the rows an expansion claims, and until when.
-    struct Lease {
-        var claimer: String
-        var until: Int
-    }
+    typealias Lease = ExpansionLease
 
     /// One chunk: rows made (nil when there was nothing to do), recipients in all, whether done;
     /// with a lease, the rows are made claimed by it and returned.
@@ -213,6 +209,12 @@ extension SQLiteGatewayStore {
 }
 
 /// One recipient found by an expansion, with the cursor just past it.
+/// Who holds the rows `expandAndClaim` makes, and until when (SQLite's and PostgreSQL's).
+struct ExpansionLease {
+    var claimer: String
+    var until: Int
+}
+
 struct ExpansionRow {
     var cursor: Int
     var kind: Delivery.Kind
