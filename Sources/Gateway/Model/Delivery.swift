@@ -91,6 +91,17 @@ public struct ClaimedExpansion: Sendable, Hashable {
         self.progress = progress
         self.claim = claim
     }
+
+    /// One chunk's result as the stores report it: `made` the rows claimed, `notification` theirs
+    /// (looked up only when rows were made).
+    init(step: ExpansionProgress.Step, made: [Delivery], notification: StoredNotification?) {
+        progress = ExpansionProgress(
+            inserted: step.inserted ?? 0, chunks: step.inserted == nil ? 0 : 1, recipients: step.recipients,
+            finished: step.finished)
+        var notifications: [NotificationID: StoredNotification] = [:]
+        if let notification, !made.isEmpty { notifications[notification.id] = notification }
+        claim = DeliveryClaim(deliveries: made, notifications: notifications)
+    }
 }
 
 /// What a worker learned from one send.

@@ -28,15 +28,9 @@ extension PostgresGatewayStore {
         return try await inTransaction { connection in
             let (step, made) = try Self.expandChunk(
                 id: id, chunkSize: chunkSize, lease: lease, now: now, in: connection)
-            var notifications: [NotificationID: StoredNotification] = [:]
-            if !made.isEmpty {
-                notifications[id] = try Self.notifications(where: "id = $1", [.text(id)], in: connection).first
-            }
-            let progress = ExpansionProgress(
-                inserted: step.inserted ?? 0, chunks: step.inserted == nil ? 0 : 1, recipients: step.recipients,
-                finished: step.finished)
-            return ClaimedExpansion(
-                progress: progress, claim: DeliveryClaim(deliveries: made, notifications: notifications))
+            let notification =
+                made.isEmpty ? nil : try Self.notifications(where: "id = $1", [.text(id)], in: connection).first
+            return ClaimedExpansion(step: step, made: made, notification: notification)
         }
     }
 

@@ -25,15 +25,9 @@ extension SQLiteGatewayStore {
         let lease = Lease(claimer: claimer, until: now + max(0, leaseMilliseconds))
         return try await inTransaction { database in
             let (step, made) = try Self.expandChunk(id: id, chunkSize: chunkSize, lease: lease, now: now, in: database)
-            var notifications: [NotificationID: StoredNotification] = [:]
-            if !made.isEmpty {
-                notifications[id] = try Self.notifications(where: "id = ?", [.text(id)], in: database).first
-            }
-            let progress = ExpansionProgress(
-                inserted: step.inserted ?? 0, chunks: step.inserted == nil ? 0 : 1, recipients: step.recipients,
-                finished: step.finished)
-            return ClaimedExpansion(
-                progress: progress, claim: DeliveryClaim(deliveries: made, notifications: notifications))
+            let notification =
+                made.isEmpty ? nil : try Self.notifications(where: "id = ?", [.text(id)], in: database).first
+            return ClaimedExpansion(step: step, made: made, notification: notification)
         }
     }
 
