@@ -123,6 +123,7 @@ public struct GatewayDeviceImport: Sendable {
         }
         do throws(GatewayStoreError) {
             if !batch.isEmpty { try await commit(&batch, store, now: now, &summary) }
+            try await store.finishImport()
             for bundleID in summary.devicesBefore.keys {
                 summary.devicesAfter[bundleID] = try await Self.count(bundleID, store)
             }

@@ -43,8 +43,11 @@ extension DeviceStore {
             try await importDevices(batch, now: now)
             total += batch.count
         }
+        try await finishImport()
         return total
     }
+
+    public func finishImport() async throws(GatewayStoreError) {}
 }
 
 extension NotificationStore {

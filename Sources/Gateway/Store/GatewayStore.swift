@@ -57,6 +57,10 @@ public protocol DeviceStore: Sendable {
     /// Upserts every registration in one transaction (`importDevices(_:batchSize:now:)` cuts a long
     /// sequence into such batches).
     func importDevices(_ batch: [DeviceRegistration], now: Int) async throws(GatewayStoreError)
+    /// Called once a bulk import has written its batches: a store whose query planner needs fresh
+    /// statistics gathers them here (PostgreSQL's `ANALYZE`), so the first fan-out after a large
+    /// import is planned for the table's real size. The default does nothing.
+    func finishImport() async throws(GatewayStoreError)
     /// Devices of the app by status.
     func deviceCounts(bundleID: String) async throws(GatewayStoreError) -> [TokenStatus: Int]
 }
