@@ -29,4 +29,18 @@ struct FuzzFindingsTests {
             Issue.record("unexpected \(error)")
         }
     }
+
+    /// payload-vs-lint: an alert's `sound` that is not a string was refused by `Payload` while the
+    /// linter, for an alert push, only warns that the device ignores the key (`sound` belongs in an
+    /// alert only for a Live Activity). Payload now keeps it like an unknown key.
+    @Test func anAlertSoundThatIsNotAStringIsKeptNotRefused() throws {
+        let body = Array(#"{"aps":{"alert":{"title":"Glucose low","sound":{"name":"default"}}}}"#.utf8)
+        let payload = try Payload(bytes: body)
+        #expect(try Payload(bytes: payload.encoded().bytes) == payload)
+        let report = Linter.lint(LintRequest(payload: body))
+        #expect(!report.findings.contains { $0.severity == .error })
+        #expect(report.findings.contains { $0.rule == .alertUnknownKey && $0.path == "aps.alert.sound" })
+        let named = try Payload(bytes: Array(#"{"aps":{"alert":{"title":"t","sound":"chime.caf"}}}"#.utf8))
+        #expect(named.encoded().bytes == Array(#"{"aps":{"alert":{"title":"t","sound":"chime.caf"}}}"#.utf8))
+    }
 }

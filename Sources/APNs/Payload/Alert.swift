@@ -108,7 +108,11 @@ extension Alert {
             case "subtitle-loc-args": content.subtitleLocArgs = try reader.strings(key, value)
             case "loc-key": content.locKey = try reader.string(key, value)
             case "loc-args": content.locArgs = try reader.strings(key, value)
-            case "sound": content.sound = try reader.string(key, value)
+            // Only a Live Activity's alert has a sound (a name); on any other push the device ignores
+            // the key, so a value of another type is kept like an unknown key, not refused (the
+            // linter warns about it there, and errs only for a Live Activity).
+            case "sound":
+                if let name = value.stringValue { content.sound = name } else { content.extra[key] = value }
             case "summary-arg": content.summaryArg = try reader.string(key, value)
             case "summary-arg-count": content.summaryArgCount = try reader.int(key, value)
             case "action-loc-key": content.actionLocKey = try reader.string(key, value)
@@ -160,7 +164,9 @@ extension AlertText {
             case "loc-key": key = try reader.string(member.key, member.value)
             case "loc-args": arguments = try reader.strings(member.key, member.value)
             default:
-                throw FieldError(field: reader.field(member.key), message: "is not allowed here; a localized text has only loc-key and loc-args")
+                throw FieldError(
+                    field: reader.field(member.key),
+                    message: "is not allowed here; a localized text has only loc-key and loc-args")
             }
         }
         guard let key else { throw FieldError(field: path, message: "must be a string, or an object with loc-key") }
@@ -171,9 +177,10 @@ extension AlertText {
         switch self {
         case .plain(let text): .string(text)
         case .localized(let key, let arguments):
-            .object(JSONObject(
-                [.init(key: "loc-key", value: .string(key))]
-                    + (arguments.map { [.init(key: "loc-args", value: .array($0.map(JSONValue.string)))] } ?? [])))
+            .object(
+                JSONObject(
+                    [.init(key: "loc-key", value: .string(key))]
+                        + (arguments.map { [.init(key: "loc-args", value: .array($0.map(JSONValue.string)))] } ?? [])))
         }
     }
 }
