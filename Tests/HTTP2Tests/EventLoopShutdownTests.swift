@@ -33,7 +33,15 @@ struct EventLoopShutdownTests {
         #expect(threadName(id) == "join-me", "the thread carries the loop's name")
         await loop.shutdown()
         #expect(loop.isShutDown)
-        #expect(access("/proc/self/task/\(id)", F_OK) != 0, "the loop thread must be gone after shutdown")
+        // pthread_join returns once the kernel clears the thread's tid, a moment before it removes the
+        // task from /proc: nothing signals that removal, so the check gives it up to a second. A
+        // thread that was not joined (still running its loop) never leaves, and fails the check.
+        var gone = access("/proc/self/task/\(id)", F_OK) != 0
+        for _ in 0..<1_000 where !gone {
+            usleep(1_000)
+            gone = access("/proc/self/task/\(id)", F_OK) != 0
+        }
+        #expect(gone, "the loop thread must be gone after shutdown")
     }
 
     @Test func workAcceptedBeforeShutdownRunsAndLaterWorkIsRefused() async throws {
