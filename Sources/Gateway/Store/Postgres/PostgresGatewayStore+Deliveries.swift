@@ -141,7 +141,7 @@ extension PostgresGatewayStore {
     public func inactiveTokens(bundleID: String, kind: Delivery.Kind, tokens: [String]) async throws(GatewayStoreError)
         -> Set<String>
     {
-        guard let table = Self.tokenTable(kind), !tokens.isEmpty else { return [] }
+        guard let table = kind.tokenTable, !tokens.isEmpty else { return [] }
         return try await withConnection { connection in
             Set(
                 try connection.query(

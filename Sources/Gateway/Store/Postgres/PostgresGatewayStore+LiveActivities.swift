@@ -111,23 +111,13 @@ extension PostgresGatewayStore {
         }
     }
 
-    /// The table that holds tokens of `kind`; nil for channels.
-    static func tokenTable(_ kind: Delivery.Kind) -> String? {
-        switch kind {
-        case .device: "devices"
-        case .activity: "activity_tokens"
-        case .pushToStart: "push_to_start_tokens"
-        case .channel: nil
-        }
-    }
-
     /// Applies `action` to every row of the token (an activity token may serve several activities);
     /// in the caller's transaction. The rows are read `FOR UPDATE`: an upload of the same token by
     /// another process waits, so the rule decides on the `registered_at` that will be kept.
     static func prune(
         _ action: PruneAction, bundleID: String, kind: Delivery.Kind, token: String, in connection: PostgresConnection
     ) throws -> Bool {
-        guard let table = tokenTable(kind) else { return false }
+        guard let table = kind.tokenTable else { return false }
         let rows = try connection.select(
             """
             SELECT seq, status, registered_at, environment FROM \(table)

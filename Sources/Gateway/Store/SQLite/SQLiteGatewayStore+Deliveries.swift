@@ -134,7 +134,7 @@ extension SQLiteGatewayStore {
     public func inactiveTokens(bundleID: String, kind: Delivery.Kind, tokens: [String]) async throws(GatewayStoreError)
         -> Set<String>
     {
-        guard let table = Self.tokenTable(kind), !tokens.isEmpty else { return [] }
+        guard let table = kind.tokenTable, !tokens.isEmpty else { return [] }
         let list = NotificationRequest.Recipients.encodeList(tokens)
         return try await withDatabase { database in
             // json_each drives: each listed token is one lookup in the unique (bundle_id, token) index.

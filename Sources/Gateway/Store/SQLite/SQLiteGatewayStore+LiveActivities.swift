@@ -110,16 +110,6 @@ extension SQLiteGatewayStore {
         }
     }
 
-    /// The table that holds tokens of `kind`; nil for channels.
-    static func tokenTable(_ kind: Delivery.Kind) -> String? {
-        switch kind {
-        case .device: "devices"
-        case .activity: "activity_tokens"
-        case .pushToStart: "push_to_start_tokens"
-        case .channel: nil
-        }
-    }
-
     /// Applies `action` to every row of the token (an activity token may serve several activities);
     /// in the caller's transaction. PostgreSQL: the same SELECT with FOR UPDATE.
     static func prune(
@@ -127,7 +117,7 @@ extension SQLiteGatewayStore {
     )
         throws -> Bool
     {
-        guard let table = tokenTable(kind) else { return false }
+        guard let table = kind.tokenTable else { return false }
         let rows = try database.select(
             "SELECT seq, status, registered_at, environment FROM \(table) WHERE bundle_id = ? AND token = ?",
             [.text(bundleID), .text(token)], table: table
