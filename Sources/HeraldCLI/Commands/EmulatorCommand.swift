@@ -36,6 +36,10 @@ struct EmulatorCommand {
             context.standardError("herald emulator: \(error)\n")
             return ExitStatus.failure
         }
+        // Listen for SIGINT/SIGTERM from before the address is printed: a supervisor (or a test) that
+        // stops the emulator as soon as it reads the address must get a clean stop (its log flushed),
+        // not a killed process.
+        let terminated = Task { await context.waitForTermination() }
         let store: SQLiteEmulatorStore?
         do {
             store = try openStore()
@@ -124,7 +128,7 @@ struct EmulatorCommand {
                     + "(or HERALD_CONTROL_TOKEN)\n")
         }
         context.onListening(emulator.port)
-        await context.waitForTermination()
+        await terminated.value
         await console?.shutdown()
         await emulator.shutdown()
         await loops.shutdown()
