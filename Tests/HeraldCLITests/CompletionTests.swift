@@ -58,5 +58,11 @@ struct CompletionTests {
         #expect(try complete(["herald", "send", "--auth"]) == ["--auth-key"])
         #expect(try complete(["herald", "channels", "--to"]) == ["--topic"])
         #expect(try complete(["herald", "device", "--cou"]) == ["--count"])
+        // Positionals that name an action complete to their words, counted past options and values.
+        #expect(try complete(["herald", "gateway", "k"]) == ["key"])
+        #expect(try complete(["herald", "gateway", "key", "re"]) == ["revoke"])
+        #expect(try complete(["herald", "gateway", "--data-dir", "d", "devices", "i"]) == ["import"])
+        #expect(try complete(["herald", "device", "r"]) == ["register", "run"])
+        #expect(try complete(["herald", "completion", "z"]) == ["zsh"])
     }
 }

@@ -29,11 +29,13 @@ private func bashCompletion(program: String, commands: [CommandSpec]) -> String 
         let valued = options.filter { !$0.isFlag }.flatMap { option in
             ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? [])
         }
+        let choices = command.positionals.map { "\"\($0.choices.joined(separator: " "))\"" }
         cases.append(
             """
                     \(command.name))
                         options="\(words.joined(separator: " "))"
                         valued=" \(valued.joined(separator: " ")) "
+                        choices=(\(choices.joined(separator: " ")))
                         ;;
             """)
     }
@@ -47,14 +49,27 @@ private func bashCompletion(program: String, commands: [CommandSpec]) -> String 
                 COMPREPLY=( $(compgen -W "\(commands.map(\.name).joined(separator: " ")) --help --version" -- "$cur") )
                 return 0
             fi
-            local options="" valued=""
+            local options="" valued="" word position=0 i
+            local -a choices=()
             case "${COMP_WORDS[1]}" in
         \(cases.joined(separator: "\n"))
             esac
+            # Which positional is being typed: the words before it that are neither options nor
+            # an option's value.
+            for (( i=2; i<COMP_CWORD; i++ )); do
+                word="${COMP_WORDS[i]}"
+                if [[ "$word" == -* ]]; then
+                    [[ "$valued" == *" $word "* ]] && (( i++ ))
+                else
+                    (( position++ ))
+                fi
+            done
             if [[ "$valued" == *" $prev "* ]]; then
                 COMPREPLY=( $(compgen -f -- "$cur") )
             elif [[ "$cur" == -* ]]; then
                 COMPREPLY=( $(compgen -W "$options" -- "$cur") )
+            elif [ -n "${choices[position]}" ]; then
+                COMPREPLY=( $(compgen -W "${choices[position]}" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -f -- "$cur") )
             fi
@@ -91,6 +106,9 @@ private func zshCompletion(program: String, commands: [CommandSpec]) -> String {
             for spelling in ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? []) {
                 specs.append("'\(repeatable)\(spelling)[\(zshQuoted(option.help))]\(value)'")
             }
+        }
+        for (index, positional) in command.positionals.enumerated() where !positional.choices.isEmpty {
+            specs.append("'\(index + 1):\(zshQuoted(positional.name)):(\(positional.choices.joined(separator: " ")))'")
         }
         specs.append("'*:argument:_files'")
         cases.append(
@@ -145,6 +163,14 @@ private func fishCompletion(program: String, commands: [CommandSpec]) -> String 
             if !option.isFlag { line += " -r -F" }
             line += " -d '\(fishQuoted(option.help))'"
             lines.append(line)
+        }
+        // fish is offered the first positional's words only (until one is typed): its conditions
+        // cannot count positionals simply, and later ones are offered as files.
+        if let first = command.positionals.first, !first.choices.isEmpty {
+            let words = first.choices.joined(separator: " ")
+            lines.append(
+                "complete -c \(program) -n '__fish_seen_subcommand_from \(command.name); "
+                    + "and not __fish_seen_subcommand_from \(words)' -a '\(words)'")
         }
         if !command.positionals.isEmpty {
             lines.append("complete -c \(program) -n '__fish_seen_subcommand_from \(command.name)' -F")

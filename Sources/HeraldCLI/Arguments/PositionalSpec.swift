@@ -8,11 +8,17 @@ public struct PositionalSpec: Equatable, Sendable {
     public var isOptional: Bool
     /// Whether the argument takes every remaining positional (`PATH...`); only the last may.
     public var isVariadic: Bool
+    /// The words it takes when it names an action (`create`, `list`, ...), for shell completion;
+    /// empty when it takes anything (a file, a token).
+    public var choices: [String]
 
-    public init(_ name: String, help: String, isOptional: Bool = false, isVariadic: Bool = false) {
+    public init(
+        _ name: String, help: String, isOptional: Bool = false, isVariadic: Bool = false, choices: [String] = []
+    ) {
         self.name = name
         self.help = help
         self.isOptional = isOptional
         self.isVariadic = isVariadic
+        self.choices = choices
     }
 }

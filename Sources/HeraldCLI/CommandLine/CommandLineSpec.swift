@@ -14,7 +14,7 @@ extension CommandSpec {
     public static let completion = CommandSpec(
         name: "completion",
         summary: "Print a shell completion script (bash, zsh or fish).",
-        positionals: [PositionalSpec("SHELL", help: "bash, zsh or fish.")],
+        positionals: [PositionalSpec("SHELL", help: "bash, zsh or fish.", choices: ["bash", "zsh", "fish"])],
         discussion: """
             The script completes every command and option (and file names for their values), generated \
             from the same specs as this help. Load it in the running shell, or from its startup file:

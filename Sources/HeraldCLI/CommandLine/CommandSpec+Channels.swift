@@ -21,7 +21,10 @@ extension CommandSpec {
             OptionSpec("timeout", valueName: "SECONDS", help: "Per-request timeout (default 30)."),
             OptionSpec("json", help: "Print the result as one JSON object."),
         ],
-        positionals: [PositionalSpec("ACTION", help: "create, read, delete or list.")],
+        positionals: [
+            PositionalSpec(
+                "ACTION", help: "create, read, delete or list.", choices: ["create", "read", "delete", "list"])
+        ],
         discussion: """
             Channel management goes to Apple's management host \
             (api-manage-broadcast.sandbox.push.apple.com:2195, or api-manage-broadcast.push.apple.com:2196 \

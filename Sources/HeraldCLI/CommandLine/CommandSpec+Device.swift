@@ -34,7 +34,9 @@ extension CommandSpec {
             OptionSpec("json", help: "run: the timeline as JSON lines instead of text."),
         ],
         positionals: [
-            PositionalSpec("ACTION", help: "register, listen, unregister or run."),
+            PositionalSpec(
+                "ACTION", help: "register, listen, unregister or run.",
+                choices: ["register", "listen", "unregister", "run"]),
             PositionalSpec(
                 "TOKEN|PROFILE", help: "listen, unregister: the device's token; run: the profile (JSON).",
                 isOptional: true),

@@ -33,8 +33,11 @@ extension CommandSpec {
         ],
         positionals: [
             PositionalSpec(
-                "key", help: "Instead of serving: key create|list|revoke, or devices import.", isOptional: true),
-            PositionalSpec("ACTION", help: "create, list or revoke; import.", isOptional: true),
+                "key", help: "Instead of serving: key create|list|revoke, or devices import.", isOptional: true,
+                choices: ["key", "devices"]),
+            PositionalSpec(
+                "ACTION", help: "create, list or revoke; import.", isOptional: true,
+                choices: ["create", "list", "revoke", "import"]),
             PositionalSpec(
                 "ID", help: "revoke: the key's id (from key list); import: the NDJSON file.", isOptional: true),
         ],

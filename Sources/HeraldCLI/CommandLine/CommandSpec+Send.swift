@@ -4,7 +4,8 @@ extension CommandSpec {
         name: "send",
         summary: "Send notifications to APNs: one payload to many tokens, or a stream of requests.",
         options: OptionSpec.credentialOptions + [
-            OptionSpec("topic", valueName: "TOPIC", help: "The apns-topic: the bundle ID, with the push type's suffix."),
+            OptionSpec(
+                "topic", valueName: "TOPIC", help: "The apns-topic: the bundle ID, with the push type's suffix."),
             OptionSpec("token", short: "t", valueName: "HEX", help: "A device token.", isRepeatable: true),
             OptionSpec("tokens-file", valueName: "FILE", help: "A file of device tokens, one a line."),
             OptionSpec(
@@ -12,7 +13,8 @@ extension CommandSpec {
                 help: "Broadcast to this channel instead (--topic is the bundle id; see 'herald channels')."),
             OptionSpec("type", valueName: "TYPE", help: "The apns-push-type (default: inferred from the payload)."),
             OptionSpec("priority", valueName: "PRIORITY", help: "The apns-priority: 10, 5 or 1."),
-            OptionSpec("expiration", valueName: "UNIX_TIME", help: "The apns-expiration: UNIX seconds, or 0 to never store."),
+            OptionSpec(
+                "expiration", valueName: "UNIX_TIME", help: "The apns-expiration: UNIX seconds, or 0 to never store."),
             OptionSpec("collapse-id", valueName: "ID", help: "The apns-collapse-id (at most 64 bytes)."),
             OptionSpec("apns-id", valueName: "UUID", help: "The apns-id (default: a new UUID per notification)."),
             OptionSpec("alert", valueName: "TEXT", help: "Quick payload: an alert with this body."),
@@ -20,7 +22,8 @@ extension CommandSpec {
             OptionSpec("body", valueName: "TEXT", help: "Quick payload: the alert's body (same as --alert)."),
             OptionSpec("badge", valueName: "N", help: "Quick payload: the badge number (0 clears it)."),
             OptionSpec("sound", valueName: "NAME", help: "Quick payload: a sound file name, or default."),
-            OptionSpec("requests", valueName: "FILE", help: "Bulk: NDJSON requests, one a line, or - for standard input."),
+            OptionSpec(
+                "requests", valueName: "FILE", help: "Bulk: NDJSON requests, one a line, or - for standard input."),
             OptionSpec(
                 "skip-lines", valueName: "N",
                 help: "Bulk: skip the first N lines (resume an interrupted send where it said)."),
