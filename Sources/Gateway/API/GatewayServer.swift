@@ -9,6 +9,8 @@ import HTTP2
 public final class GatewayServer: Sendable {
     public let configuration: GatewayConfiguration
     private let server: HTTP2Server
+    /// Samples the metrics into their history every interval until shutdown.
+    private let sampler: Task<Void, Never>
 
     /// The port the API listens on (the real one when the configuration asked for 0).
     public var port: UInt16 { server.port }
@@ -16,6 +18,15 @@ public final class GatewayServer: Sendable {
     private init(configuration: GatewayConfiguration, server: HTTP2Server) {
         self.configuration = configuration
         self.server = server
+        let metrics = configuration.metrics
+        let clock = configuration.clock
+        metrics.history.sample(metrics, now: clock())
+        sampler = Task {
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: .milliseconds(metrics.history.interval)) } catch { return }
+                metrics.history.sample(metrics, now: clock())
+            }
+        }
     }
 
     /// Binds and starts serving. Throws what `HTTP2Server.start` throws (an address in use, a host
@@ -37,6 +48,7 @@ public final class GatewayServer: Sendable {
     /// Stops accepting and closes every connection; requests still in the store are abandoned
     /// unanswered (the store call itself completes). Safe to call more than once.
     public func shutdown() async {
+        sampler.cancel()
         await server.shutdown()
     }
 }
