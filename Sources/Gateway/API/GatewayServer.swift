@@ -3,8 +3,9 @@ import HTTP2
 /// The gateway's HTTP API on one port, HTTP/1.1 and HTTP/2 (h2c with prior knowledge), over a
 /// ``GatewayStore``; over TLS with ALPN (h2, http/1.1) when the configuration has a TLS context.
 ///
-/// Lifecycle: ``start(configuration:store:loops:apns:)`` binds and serves; ``shutdown()`` stops accepting
-/// and closes every connection. The caller owns the loops and the store: shut the server down first.
+/// Lifecycle: ``start(configuration:store:loops:apns:)`` binds and serves, and samples the metrics into
+/// their history (`GET /v1/metrics/history`) every interval; ``shutdown()`` stops both and closes every
+/// connection. The caller owns the loops and the store: shut the server down first.
 /// Thread-safety: `Sendable`.
 public final class GatewayServer: Sendable {
     public let configuration: GatewayConfiguration
@@ -27,6 +28,11 @@ public final class GatewayServer: Sendable {
                 metrics.history.sample(metrics, now: clock())
             }
         }
+    }
+
+    /// A server dropped without ``shutdown()`` leaves no sampler behind.
+    deinit {
+        sampler.cancel()
     }
 
     /// Binds and starts serving. Throws what `HTTP2Server.start` throws (an address in use, a host
