@@ -306,6 +306,10 @@ class ConsoleTest:
         self.wait(lambda: self.all('[data-testid="channels"] tbody tr button'), "a channel listed")
         self.shot("08-activities-channels")
         self.step("Live Activities and channels: a channel created through the gateway is listed")
+        self.all('[data-testid="channels"] tbody tr button')[0].click()
+        self.wait(lambda: not self.all('[data-testid="channels"] tbody tr button')
+                  and "Deleted." in driver.find_element(By.ID, "channels-message").text, "the channel deleted")
+        self.step("the channel deleted through the gateway, gone from the list")
 
         driver.get(gateway_url + "/#/metrics")
         self.wait(lambda: self.by("metrics-chart").get_attribute("data-has-data") == "true", "metrics with data")
