@@ -151,10 +151,24 @@ class ConsoleTest:
             check=True, capture_output=True, text=True, timeout=TIMEOUT).stdout.strip()
         status, body = http("PUT", f"{gateway_url}/v1/apps/{BUNDLE}/devices/{device_token}", {"user": "ada"}, admin_key)
         assert status == 200, (status, body)
+        # The dead token is registered with the gateway before the emulator marks it unregistered, so the 410's
+        # timestamp is after its upload and the gateway prunes it (docs/GATEWAY.md, "The pruning rule").
         dead_token = secrets.token_hex(32)
+        status, body = http("PUT", f"{gateway_url}/v1/apps/{BUNDLE}/devices/{dead_token}", {"user": "bob"}, admin_key)
+        assert status == 200, (status, body)
+        # The rule compares milliseconds: the unregistration must fall on a later one than the upload.
+        time.sleep(0.01)
         status, body = http("POST", f"{console_url.rsplit('/', 1)[0]}/control/v1/devices/{dead_token}/unregister")
         assert status in (200, 204), (status, body)
-        self.step(f"device {device_token[:12]}... registered through the gateway; {dead_token[:12]}... unregistered")
+        self.step(f"devices {device_token[:12]}... and {dead_token[:12]}... registered through the gateway; "
+                  "the second unregistered in the emulator")
+        # A Live Activity and a push-to-start token, uploaded as the app would, for the activities page's lists.
+        status, body = http("PUT", f"{gateway_url}/v1/apps/{BUNDLE}/live-activities/race-1",
+                            {"token": secrets.token_hex(32), "user": "ada"}, admin_key)
+        assert status == 200, (status, body)
+        status, body = http("PUT", f"{gateway_url}/v1/apps/{BUNDLE}/live-activities/push-to-start/{secrets.token_hex(32)}",
+                            {"attributes-type": "RaceAttributes", "user": "ada"}, admin_key)
+        assert status == 200, (status, body)
 
         options = webdriver.ChromeOptions()
         options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
@@ -234,6 +248,7 @@ class ConsoleTest:
         self.wait(lambda: "#/notifications/" in driver.current_url and self.by("notification-id").text != sent_id,
                   "the second notification's page")
         self.wait(lambda: self.by("notification-state").text == "done", "the second notification done")
+        dead_id = self.by("notification-id").text
         self.wait(lambda: self.all('[data-testid="deliveries"] > tr[data-status="failed"]'), "a failed row")
         row = self.all('[data-testid="deliveries"] > tr')[0]
         assert row.get_attribute("data-http-status") == "410", row.text
@@ -256,14 +271,45 @@ class ConsoleTest:
         self.by("devices-query").send_keys(device_token)
         self.by("devices-search").click()
         self.wait(lambda: self.all('[data-testid="devices"] tbody tr[data-status="active"]'), "the device")
+        self.wait(lambda: self.all('[data-testid="device-history"] tr[data-status="succeeded"]'), "its history")
+        history = self.all('[data-testid="device-history"] tr[data-status]')
+        assert len(history) == 1 and sent_id in history[0].text, [r.text for r in history]
+        assert history[0].get_attribute("data-http-status") == "200", history[0].text
+        assert self.by("device-status").text == "active"
         self.shot("07-devices")
-        self.step("devices: the registered device, active")
+        self.step("devices: the registered device, active, its history the one delivery (200)")
+
+        # The unregistered token, by user: listed as unregistered, and its page says why and when it was pruned.
+        driver.find_element(By.ID, "devices-by").send_keys("user")
+        self.by("devices-query").clear()
+        self.by("devices-query").send_keys("bob" + Keys.ENTER)
+        self.wait(lambda: self.all('[data-testid="devices"] tbody tr[data-status="unregistered"]'), "bob's device")
+        self.all('[data-testid="devices"] tbody tr[data-status="unregistered"] a')[0].click()
+        self.wait(lambda: dead_token in driver.current_url, "the dead token's page")
+        self.wait(lambda: self.all('[data-testid="device-pruned-at"]'), "when it was pruned")
+        pruned = self.by("device-pruned").text
+        assert "unregistered" in pruned and "Unregistered (410)" in pruned, pruned
+        assert dead_id in self.by("device-pruned-at").text, self.by("device-pruned-at").text
+        row = self.all('[data-testid="device-history"] tr[data-status]')[0]
+        assert row.get_attribute("data-http-status") == "410" and "Unregistered" in row.text, row.text
+        self.shot("07b-device-pruned")
+        self.step("a pruned device: unregistered, why (" + pruned.split("\n")[1][:60] + "...), when, and its 410")
 
         driver.get(gateway_url + "/#/activities")
+        self.wait(lambda: any("race-1" in r.text for r in self.all('[data-testid="activities"] tbody tr[data-status="active"]')),
+                  "the app's Live Activities listed")
+        self.wait(lambda: any("RaceAttributes" in r.text
+                              for r in self.all('[data-testid="push-to-start-tokens"] tbody tr[data-status="active"]')),
+                  "the app's push-to-start tokens listed")
+        self.step("Live Activities: the app's activity and push-to-start token listed")
         self.by("channel-create").click()
         self.wait(lambda: self.all('[data-testid="channels"] tbody tr button'), "a channel listed")
         self.shot("08-activities-channels")
         self.step("Live Activities and channels: a channel created through the gateway is listed")
+        self.all('[data-testid="channels"] tbody tr button')[0].click()
+        self.wait(lambda: not self.all('[data-testid="channels"] tbody tr button')
+                  and "Deleted." in driver.find_element(By.ID, "channels-message").text, "the channel deleted")
+        self.step("the channel deleted through the gateway, gone from the list")
 
         driver.get(gateway_url + "/#/metrics")
         self.wait(lambda: self.by("metrics-chart").get_attribute("data-has-data") == "true", "metrics with data")

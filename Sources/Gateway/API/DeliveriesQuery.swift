@@ -1,6 +1,7 @@
 import APNs
 
-/// `GET /v1/notifications/{id}/deliveries?cursor=&limit=`: the query, and the page as JSON.
+/// `GET /v1/notifications/{id}/deliveries?cursor=&limit=` (and a device's, newest first): the query,
+/// and the page as JSON.
 /// A cursor is opaque to clients: pass back the `next-cursor` of the page before.
 struct DeliveriesQuery: Equatable {
     static let defaultLimit = 100
@@ -17,20 +18,25 @@ struct DeliveriesQuery: Equatable {
         try query.allow(Self.parameters)
         if let value = query["cursor"] {
             guard let number = Self.digits(value) else {
-                throw .badRequest(field: "cursor", "'\(value)' is not a cursor; pass the next-cursor of the page before")
+                throw .badRequest(
+                    field: "cursor", "'\(value)' is not a cursor; pass the next-cursor of the page before")
             }
             cursor = number
         }
-        if let value = query["limit"] {
-            guard let number = Self.digits(value), (1...Self.maximumLimit).contains(number) else {
-                throw .badRequest(field: "limit", "'\(value)' is not a limit; use 1 to \(Self.maximumLimit)")
-            }
-            limit = number
+        limit = try Self.limit(query["limit"])
+    }
+
+    /// The `limit` parameter's value: 1 to `maximumLimit`, `defaultLimit` when absent.
+    static func limit(_ value: String?) throws(GatewayAPIError) -> Int {
+        guard let value else { return defaultLimit }
+        guard let number = Self.digits(value), (1...Self.maximumLimit).contains(number) else {
+            throw .badRequest(field: "limit", "'\(value)' is not a limit; use 1 to \(Self.maximumLimit)")
         }
+        return number
     }
 
     /// A number of decimal digits only (no sign, no spaces), else nil.
-    private static func digits(_ value: String) -> Int? {
+    static func digits(_ value: String) -> Int? {
         value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ? Int(value) : nil
     }
 
@@ -39,6 +45,7 @@ struct DeliveriesQuery: Equatable {
         func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
         let deliveries: [JSONValue] = page.deliveries.map { delivery in
             [
+                "notification-id": .string(delivery.notificationID),
                 "token": .string(delivery.recipient),
                 "kind": .string(delivery.kind.rawValue),
                 "environment": .string(delivery.environment.rawValue),

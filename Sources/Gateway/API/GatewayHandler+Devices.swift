@@ -32,6 +32,8 @@ extension GatewayHandler {
                 return GatewayAnswer(status: 200, body: ["devices": .array(devices.map(\.json))])
             case .putPushToStart, .deletePushToStart, .userPushToStart, .putActivity, .getActivity, .deleteActivity:
                 return try await runLiveActivity(operation, app: app, parameters, body: body)
+            case .listActivities, .listPushToStart:
+                return try await runLiveActivityList(operation, app: app, query: query)
             case .createChannel, .listChannels, .readChannel, .deleteChannel:
                 return try await runChannel(operation, app: app, parameters, body: body, query: query)
             default:

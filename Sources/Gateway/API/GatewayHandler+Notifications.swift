@@ -15,7 +15,7 @@ extension GatewayRoute.Operation {
     var isNotifications: Bool {
         switch self {
         case .createNotification, .getNotification, .notificationDeliveries, .cancelNotification, .lint,
-            .listNotifications:
+            .listNotifications, .deviceDeliveries:
             true
         default: false
         }
@@ -54,6 +54,18 @@ extension GatewayHandler {
                 let query = try DeliveriesQuery(target: request.path ?? "")
                 let page = try await store.deliveries(
                     notificationID: notification.id, after: query.cursor, limit: query.limit)
+                return GatewayAnswer(status: 200, body: DeliveriesQuery.json(page))
+            case .deviceDeliveries:
+                guard let app else { throw GatewayAPIError.internalError("\(operation) needs an app") }
+                let token: DeviceToken
+                do { token = try DeviceToken(hex: parameters["token"] ?? "") } catch {
+                    throw GatewayAPIError.badRequest(error)
+                }
+                let query = try DeliveriesQuery(target: request.path ?? "")
+                // A forgotten device keeps its history: the rows are the notifications', not the device's.
+                let page = try await store.deliveries(
+                    bundleID: app.bundleID, kind: .device, recipient: token.hex, before: query.cursor,
+                    limit: query.limit)
                 return GatewayAnswer(status: 200, body: DeliveriesQuery.json(page))
             case .cancelNotification:
                 let notification = try await visibleNotification(parameters, key: key)

@@ -74,7 +74,9 @@ final class GatewayHandler: HTTP2RequestHandler {
     {
         do throws(GatewayAPIError) {
             let key = try await authenticate(request)
-            if route.operation == .metrics { return .success(try metricsAnswer(key, route)) }
+            if route.operation == .metrics || route.operation == .metricsHistory {
+                return .success(try metricsAnswer(key, route))
+            }
             let bundleID = parameters["bundle-id"]
             try authorize(key, route, bundleID: bundleID)
             if route.operation == .listApps { return .success(appsAnswer(key)) }

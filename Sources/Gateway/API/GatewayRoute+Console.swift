@@ -29,5 +29,28 @@ extension GatewayRoute {
                 + "subtitle, four of body, 40 characters a line)",
             responses: [200: "`{\"title\",\"subtitle\",\"body\",\"truncated\",\"thread-id\"}`"],
             requestSchema: GatewayPreview.schema),
+        GatewayRoute(
+            method: "GET", pattern: "/v1/apps/{bundle-id}/devices/{token}/deliveries", operation: .deviceDeliveries,
+            scope: .send,
+            summary: "The deliveries to a device token across the app's notifications, newest first, a page at a "
+                + "time (`limit` 1-1000, default 100; `cursor`: the last page's `next-cursor`)",
+            responses: [200: "`{\"deliveries\":[...],\"next-cursor\"}`"], requestSchema: nil,
+            queryParameters: DeliveriesQuery.parameters),
+        GatewayRoute(
+            method: "GET", pattern: "/v1/metrics/history", operation: .metricsHistory, scope: .admin,
+            summary: "The last hour of metrics, one sample per interval, oldest first (an admin key for every app)",
+            responses: [200: "`{\"interval-seconds\",\"capacity\",\"samples\":[...]}`"], requestSchema: nil),
+        GatewayRoute(
+            method: "GET", pattern: "/v1/apps/{bundle-id}/live-activities", operation: .listActivities, scope: .send,
+            summary: "The app's Live Activities (update tokens), whatever their status, by activity id, a page at a "
+                + "time (`limit` 1-1000, default 100; `cursor`: the last page's `next-cursor`)",
+            responses: [200: "`{\"activities\":[...],\"next-cursor\"}`"], requestSchema: nil,
+            queryParameters: DeliveriesQuery.parameters),
+        GatewayRoute(
+            method: "GET", pattern: "/v1/apps/{bundle-id}/push-to-start", operation: .listPushToStart, scope: .send,
+            summary: "The app's push-to-start tokens, whatever their status, in registration order, a page at a time "
+                + "(`limit` 1-1000, default 100; `cursor`: the last page's `next-cursor`)",
+            responses: [200: "`{\"push-to-start-tokens\":[...],\"next-cursor\"}`"], requestSchema: nil,
+            queryParameters: DeliveriesQuery.parameters),
     ]
 }

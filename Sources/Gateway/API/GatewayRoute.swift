@@ -14,10 +14,14 @@
 //   GET    /v1/notifications/{id}/deliveries             send
 //   POST   /v1/lint                                      send
 //   GET    /metrics                                      admin (a key for every app)
+//   GET    /v1/metrics/history                           admin (the last hour, one sample per 10 s)
+//   GET    /v1/apps/{bundle-id}/live-activities          send     (the app's activities, by id)
+//   GET    /v1/apps/{bundle-id}/push-to-start            send     (the app's push-to-start tokens)
 //   GET    /, /assets/{name}, /favicon.ico               public: the web console (GatewayRoute+Console.swift)
 //   GET    /v1/apps                                      send
 //   GET    /v1/apps/{bundle-id}/notifications            send     (newest first)
 //   POST   /v1/preview                                   send     (a payload as a banner shows it)
+//   GET    /v1/apps/{bundle-id}/devices/{token}/deliveries send   (a device's history, newest first)
 import APNs
 import HTTP2
 
@@ -30,7 +34,8 @@ public struct GatewayRoute: Sendable {
         case createChannel, listChannels, readChannel, deleteChannel
         case createNotification, getNotification, notificationDeliveries, cancelNotification, lint
         case metrics
-        case console, listApps, listNotifications, preview
+        case console, listApps, listNotifications, preview, deviceDeliveries, metricsHistory
+        case listActivities, listPushToStart
     }
 
     public let method: String

@@ -44,8 +44,12 @@ public final class GatewayMetrics: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Open connections over every APNs client; set by the engine that owns them.
     let connectionCount = Mutex<(@Sendable () -> Int)?>(nil)
+    /// The last hour, sampled by the server (`GET /v1/metrics/history`).
+    public let history: GatewayMetricsHistory
 
-    public init() {}
+    public init(history: GatewayMetricsHistory = GatewayMetricsHistory()) {
+        self.history = history
+    }
 
     /// Counts one send that ended with `status` (and `reason`, for one that did not succeed)
     /// after `microseconds` (nil: it never went out, e.g. no client for its environment).

@@ -80,6 +80,14 @@ public protocol LiveActivityStore: Sendable {
     ) async throws(GatewayStoreError) -> ActivityToken
     func activityToken(bundleID: String, activityID: String) async throws(GatewayStoreError) -> ActivityToken?
     func deleteActivityToken(bundleID: String, activityID: String) async throws(GatewayStoreError) -> Bool
+    /// The app's activity tokens, whatever their status, by activity id (byte order): up to `limit`
+    /// with ids after `cursor` (nil: from the first), and the cursor of the next page (the console's list).
+    func activityTokens(bundleID: String, after cursor: String?, limit: Int) async throws(GatewayStoreError)
+        -> ActivityTokenPage
+    /// The app's push-to-start tokens, whatever their status, in registration order: up to `limit`
+    /// after `cursor` (nil: from the first), and the cursor of the next page (the console's list).
+    func pushToStartTokens(bundleID: String, after cursor: Int?, limit: Int) async throws(GatewayStoreError)
+        -> PushToStartTokenPage
     /// Carries out `action` (from `PruneRule`) on the token of `kind` (device, activity or
     /// push-to-start) with this hex; true when a token changed status.
     func prune(_ action: PruneAction, bundleID: String, kind: Delivery.Kind, token: String)
@@ -163,4 +171,9 @@ public protocol DeliveryStore: Sendable {
     /// The notification's deliveries after `cursor` (nil: from the first), `limit` at most.
     func deliveries(notificationID: NotificationID, after cursor: Int?, limit: Int) async throws(GatewayStoreError)
         -> DeliveryPage
+    /// The app's deliveries to one recipient of `kind` (token hex, or a channel id), across its
+    /// notifications, newest first: up to `limit` made before `cursor` (nil: the newest), and the
+    /// cursor of the next page (a device's history, for the console).
+    func deliveries(bundleID: String, kind: Delivery.Kind, recipient: String, before cursor: Int?, limit: Int)
+        async throws(GatewayStoreError) -> DeliveryPage
 }

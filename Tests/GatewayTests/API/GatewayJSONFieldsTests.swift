@@ -89,6 +89,10 @@ struct GatewayJSONFieldsTests {
                 "gateway-lint-refusal",
                 // Produced by GatewayConsoleRoutesTests:
                 "gateway-apps", "gateway-notifications", "gateway-preview",
+                // Produced by GatewayMetricsHistoryTests:
+                "gateway-metrics-history",
+                // Produced by GatewayLiveActivityListRouteTests:
+                "gateway-activities",
             ])
         try await GatewayAPIFixture.with(.memory) { gateway in
             let device = "/v1/apps/\(GatewayAPIFixture.app)/devices/" + String(repeating: "0a", count: 32)

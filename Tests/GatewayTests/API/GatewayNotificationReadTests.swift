@@ -11,7 +11,8 @@ struct GatewayNotificationReadTests {
 
     static let notificationFields: Set = ["id", "bundle-id", "state", "counts", "recipients", "created-at"]
     static let deliveryFields: Set = [
-        "token", "kind", "environment", "apns-id", "apns-unique-id", "status", "reason", "attempts", "last-attempt-at",
+        "notification-id", "token", "kind", "environment", "apns-id", "apns-unique-id", "status", "reason", "attempts",
+        "last-attempt-at",
     ]
 
     /// Creates a notification to tokens 1-5 through the API, expands it, and settles deliveries:

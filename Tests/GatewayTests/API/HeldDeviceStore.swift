@@ -149,4 +149,19 @@ final class HeldDeviceStore: GatewayStore {
     {
         try await base.deliveries(notificationID: notificationID, after: cursor, limit: limit)
     }
+    func activityTokens(bundleID: String, after cursor: String?, limit: Int) async throws(GatewayStoreError)
+        -> ActivityTokenPage
+    {
+        try await base.activityTokens(bundleID: bundleID, after: cursor, limit: limit)
+    }
+    func pushToStartTokens(bundleID: String, after cursor: Int?, limit: Int) async throws(GatewayStoreError)
+        -> PushToStartTokenPage
+    {
+        try await base.pushToStartTokens(bundleID: bundleID, after: cursor, limit: limit)
+    }
+    func deliveries(bundleID: String, kind: Delivery.Kind, recipient: String, before cursor: Int?, limit: Int)
+        async throws(GatewayStoreError) -> DeliveryPage
+    {
+        try await base.deliveries(bundleID: bundleID, kind: kind, recipient: recipient, before: cursor, limit: limit)
+    }
 }

@@ -115,5 +115,12 @@ extension PostgresGatewayStore {
                 -- The claim's ORDER BY (next_attempt_at, seq) is this index's order: no sort.
                 CREATE INDEX deliveries_due ON deliveries (next_attempt_at, seq) WHERE status = 'pending';
                 """),
+        PostgresMigration(
+            "3: deliveries by recipient",
+            sql: """
+                -- A device's history (deliveries to one token, newest first) reads one recipient's rows
+                -- backwards instead of every delivery.
+                CREATE INDEX deliveries_by_recipient ON deliveries (recipient, seq);
+                """),
     ]
 }

@@ -110,6 +110,13 @@ extension SQLiteGatewayStore {
                 );
                 CREATE INDEX deliveries_by_notification ON deliveries (notification_id, seq);
                 CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending';
-                """)
+                """),
+        SQLiteMigration(
+            "2: deliveries by recipient",
+            sql: """
+                -- A device's history (deliveries to one token, newest first) reads one recipient's rows
+                -- backwards instead of every delivery.
+                CREATE INDEX deliveries_by_recipient ON deliveries (recipient, seq);
+                """),
     ]
 }
