@@ -73,6 +73,15 @@ struct DeviceDiagnosis {
             guard entry.notificationID != nil || entry.kind == .dropped else { continue }
             findings.append(finding(entry))
         }
+        // A rule that decides in several entries (the extension's deadline, then the original shown) is one
+        // cause: its last entry, the outcome; the earlier ones stay as notes.
+        for index in findings.indices where findings[index].kind == .cause {
+            let later = findings[(index + 1)...]
+            if later.contains(where: { $0.kind == .cause && $0.id == findings[index].id }) {
+                let earlier = findings[index]
+                findings[index] = DoctorFinding(earlier.step, .note, id: earlier.id, earlier.message)
+            }
+        }
         if !findings.contains(where: { $0.kind == .cause }), !entries.contains(where: { $0.kind == .presented }),
             !entries.contains(where: { $0.kind == .appWoken })
         {

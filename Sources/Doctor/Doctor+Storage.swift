@@ -57,7 +57,7 @@ extension Doctor {
                     "no later push to this device and app: "
                         + (online
                             ? "it was the newest (the device listens now)"
-                            : "it is the one kept while the device is offline")))
+                            : "it is the one APNs keeps for the device while it is offline")))
         }
         return findings
     }

@@ -54,8 +54,8 @@ public struct DoctorReport: Sendable, Hashable {
     /// (docs/DOCTOR.md).
     public var json: JSONValue {
         let items: [JSONValue] = findings.enumerated().map { index, finding in
-            var object = Self.object(finding)
-            object["number"] = .number(JSONNumber(index + 1))
+            var object = JSONObject([.init(key: "number", value: .number(JSONNumber(index + 1)))])
+            for member in Self.object(finding) { object.append(key: member.key, value: member.value) }
             return .object(object)
         }
         var root = JSONObject()

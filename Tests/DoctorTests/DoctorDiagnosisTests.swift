@@ -114,6 +114,8 @@ struct DoctorDiagnosisTests {
                 profile: try Cases.profile(Cases.extensionNeverCalls)))
         #expect(report.firstCause?.id == "NSE-TIME-LIMIT", "\(report.text)")
         #expect(report.findings.first?.fix?.contains("serviceExtensionTimeWillExpire") == true)
+        #expect(report.findings.first?.message.contains("the original content is shown") == true, "\(report.text)")
+        #expect(report.causes.count == 1, "one rule, one cause: \(report.text)")
         #expect(report.findings.contains { $0.kind == .note && $0.message.contains("\"Payment\" / \"Encrypted\"") })
     }
 

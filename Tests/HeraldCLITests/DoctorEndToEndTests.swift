@@ -47,6 +47,18 @@ struct DoctorEndToEndTests {
         #expect(result.status == 1, "\(result)")
         #expect(firstFinding(result.stdout).hasPrefix("1. cause [request] APS-BG-PRIORITY:"), "\(result.stdout)")
         #expect(result.stdout.contains("   fix: "))
+
+        // Sent anyway (--force): the emulator's log has it, APNs's BadPriority follows the request's cause.
+        let emulator = try EmulatorProcess(scratch.credentials)
+        defer { _ = emulator.stop() }
+        let apnsID = try send(
+            emulator, scratch, #"{"aps":{"content-available":1}}"#,
+            ["-t", Self.token, "--type", "background", "--priority", "10", "--force"], status: "400")
+        let logged = try doctor(["--emulator", emulator.endpoint, "--apns-id", apnsID])
+        #expect(logged.status == 1, "\(logged)")
+        let lines = logged.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("1. cause [request] APS-BG-PRIORITY:") == true, "\(logged.stdout)")
+        #expect(lines.contains { $0.hasPrefix("2. cause [answer] BadPriority: APNs refused it: 400 BadPriority.") })
     }
 
     @Test("a payload over the limit: the request is the cause, with APNs's reason")
