@@ -2,7 +2,7 @@ extension CommandSpec {
     /// `herald doctor`: why a notification did not arrive, and what to do.
     public static let doctor = CommandSpec(
         name: "doctor",
-        summary: "Explain why a notification did not arrive (or did not show), the first cause first.",
+        summary: "Explain why a notification did not arrive: the first cause, and its fix.",
         // The payload and header options are lint's own: the same names, the same meaning.
         options: lint.options.filter { !["json", "requests", "simulator", "broadcast", "apns-id"].contains($0.name) }
             + [
