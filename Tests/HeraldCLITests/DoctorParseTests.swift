@@ -1,3 +1,5 @@
+import APNs
+import Foundation
 import HeraldCLI
 import Testing
 
@@ -37,5 +39,25 @@ struct DoctorParseTests {
         ])
     func usageErrors(arguments: [String]) {
         #expect(throws: UsageError.self) { try parseCommandLine(arguments) }
+    }
+
+    @Test("--json writes the fields docs/JSON.md lists, with a cause and without one")
+    func theJSONHasTheDocumentedFields() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-doctor-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let payload = directory + "/alert.json"
+        try Data(#"{"aps":{"alert":{"title":"Order","body":"Shipped"}}}"#.utf8).write(to: URL(fileURLWithPath: payload))
+        let token = String(repeating: "ab", count: 32)
+        var samples: [JSONValue] = []
+        for extra in [["--reason", "Unregistered"], []] {
+            let result = try HeraldBinary.run(
+                ["doctor", "--json", "--topic", "com.example.app", "-t", token] + extra + [payload])
+            #expect(result.status == (extra.isEmpty ? 0 : 1), "\(result)")
+            samples += try JSONFieldsTests.lines(result.stdout)
+        }
+        #expect(samples.count == 2)
+        #expect(samples[0]["cause"]?["id"]?.stringValue == "Unregistered" && samples[1]["cause"]?.isNull == true)
+        JSONFieldsTests.check("doctor", samples, against: try JSONFieldsTests.documented())
     }
 }
