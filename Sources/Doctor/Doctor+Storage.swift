@@ -29,10 +29,13 @@ extension Doctor {
                         fix: "Set apns-expiration in the future (UNIX seconds, not milliseconds)."))
             }
         }
+        // Without a simulated device behind the token (the emulator's open mode) nothing was stored or
+        // replaced here: on APNs it would have been, so the finding stays, as a warning.
+        let kind: DoctorFinding.Kind = evidence.deviceOnline == nil ? .warning : .cause
         if let collapsed = evidence.later.first(where: { $0.collapseID != nil && $0.collapseID == push.collapseID }) {
             findings.append(
                 DoctorFinding(
-                    .storage, .cause, id: "STORE-COLLAPSED",
+                    .storage, kind, id: "STORE-COLLAPSED",
                     "a later push with the same apns-collapse-id \"\(collapsed.collapseID ?? "")\" (apns-id "
                         + "\(collapsed.apnsID ?? "?"), \(utc(collapsed.receivedAt))) replaced it: the device shows "
                         + "only the newest of them",
@@ -43,7 +46,7 @@ extension Doctor {
             let online = evidence.deviceOnline == true ? " (the device listens now; it may have been offline then)" : ""
             findings.append(
                 DoctorFinding(
-                    .storage, .cause, id: "STORE-REPLACED",
+                    .storage, kind, id: "STORE-REPLACED",
                     "APNs accepted \(count) later push\(count == 1 ? "" : "es") for the same device and app (the "
                         + "newest: apns-id \(newer.apnsID ?? "?") at \(utc(newer.receivedAt))); while the device "
                         + "is offline APNs keeps only the newest push per app, so an offline device received only "

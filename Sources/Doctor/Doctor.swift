@@ -15,9 +15,7 @@ public enum Doctor {
     public static func diagnose(_ input: DoctorCase) -> DoctorReport {
         var findings = input.lookupFindings
         let lint = input.request.map { Linter.lint($0) }
-        if let request = input.request, let lint {
-            findings += requestFindings(request, lint)
-        }
+        if let lint { findings += requestFindings(lint) }
         if let answer = input.answer {
             findings += answerFindings(answer)
         } else {
@@ -50,7 +48,7 @@ public enum Doctor {
 
     /// The linter's findings: an error is a cause (APNs refuses it, or the device mishandles it), a warning
     /// a warning, info a note.
-    static func requestFindings(_ request: LintRequest, _ report: LintReport) -> [DoctorFinding] {
+    static func requestFindings(_ report: LintReport) -> [DoctorFinding] {
         report.findings.map { finding in
             let kind: DoctorFinding.Kind =
                 switch finding.severity {

@@ -27,8 +27,8 @@ public struct LookupEndpoint: Sendable {
 
 /// GET requests for the lookups, one connection per client, on one event loop.
 ///
-/// Thread-safety: each `get` hops to `loop`; the connection is touched there only. Lifecycle: `close()`
-/// ends the connection.
+/// Thread-safety: each `get` hops to `loop`; the connection is touched there only. Requests are made one
+/// at a time (each awaited before the next), as the lookups do. Lifecycle: `close()` ends the connection.
 // SAFETY: `connection` is read and written only in work run on `loop` (`loop.execute`, the connection's
 // callbacks, which run there); the other stored properties are immutable and Sendable.
 public final class HTTPLookupClient: @unchecked Sendable {
@@ -99,6 +99,7 @@ public final class HTTPLookupClient: @unchecked Sendable {
     }
 
     private func withConnection(_ body: @escaping (Result<HTTP2ClientConnection, HTTP2ConnectionError>) -> Void) {
+        loop.preconditionInEventLoop()
         if let connection, connection.isReady {
             body(.success(connection))
             return

@@ -82,8 +82,20 @@ struct DoctorDiagnosisTests {
         let report = Doctor.diagnose(
             DoctorCase(
                 request: Cases.request(Cases.alert, collapseID: "score"), answer: APNsAnswer(status: 200),
-                storage: StorageEvidence(push: first, later: [second])))
+                storage: StorageEvidence(push: first, later: [second], deviceOnline: false)))
         #expect(report.firstCause?.id == "STORE-COLLAPSED", "\(report.text)")
+    }
+
+    @Test("a later push to a token no simulated device holds: a warning, not a cause")
+    func replacedWithoutADevice() {
+        let first = LoggedPush(receivedAt: 1_000, token: Cases.token, apnsID: "A", status: 200)
+        let second = LoggedPush(receivedAt: 2_000, token: Cases.token, apnsID: "B", status: 200)
+        let report = Doctor.diagnose(
+            DoctorCase(
+                request: Cases.request(Cases.alert), answer: APNsAnswer(status: 200),
+                storage: StorageEvidence(push: first, later: [second], deviceOnline: nil)))
+        #expect(report.firstCause == nil, "\(report.text)")
+        #expect(report.findings.contains { $0.id == "STORE-REPLACED" && $0.kind == .warning })
     }
 
     @Test("an expiration already past when APNs received it: STORE-EXPIRED")

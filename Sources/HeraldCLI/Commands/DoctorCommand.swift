@@ -35,8 +35,14 @@ struct DoctorCommand {
             }
             if options.emulator != nil || options.gateway != nil {
                 let loops = try EventLoopGroup(loopCount: 1, name: "herald-doctor")
-                defer { loops.shutdownGracefully() }
-                try await lookUp(into: &input, loop: loops.loops[0])
+                var failure: (any Error)?
+                do {
+                    try await lookUp(into: &input, loop: loops.loops[0])
+                } catch {
+                    failure = error
+                }
+                await loops.shutdown()
+                if let failure { throw failure }
             }
         } catch let error as DoctorLookupError {
             return fail(error.message)
