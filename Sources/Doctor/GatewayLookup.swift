@@ -18,6 +18,19 @@ public struct GatewayLookup: Sendable {
         public var reason: String?
         public var attempts: Int
         public var lastAttemptAt: Int?
+
+        public init(
+            token: String, environment: String, apnsID: String, status: String, reason: String? = nil,
+            attempts: Int = 1, lastAttemptAt: Int? = nil
+        ) {
+            self.token = token
+            self.environment = environment
+            self.apnsID = apnsID
+            self.status = status
+            self.reason = reason
+            self.attempts = attempts
+            self.lastAttemptAt = lastAttemptAt
+        }
     }
 
     /// What the gateway knows: the notification's app and state, the delivery chosen, and the device's record.
@@ -29,6 +42,17 @@ public struct GatewayLookup: Sendable {
         public var chosen: GatewayDelivery?
         /// The gateway's record of the chosen delivery's device (`status`, `status-reason`, `registered-at`).
         public var device: JSONValue?
+
+        public init(
+            bundleID: String, state: String, deliveries: [GatewayDelivery], chosen: GatewayDelivery?,
+            device: JSONValue? = nil
+        ) {
+            self.bundleID = bundleID
+            self.state = state
+            self.deliveries = deliveries
+            self.chosen = chosen
+            self.device = device
+        }
     }
 
     public func evidence(notification id: String, token: String?) async throws(DoctorLookupError) -> Evidence {
@@ -93,6 +117,15 @@ extension GatewayLookup.Evidence {
                     "the delivery to \(chosen.token) is still pending after \(chosen.attempts) attempt(s)"
                         + (chosen.reason.map { ", the last failing with \($0)" } ?? ""),
                     fix: "Wait for the gateway's retries, or check that it reaches APNs."))
+        } else if chosen.status == "failed", let reason = chosen.reason, !Reason(rawValue: reason).isDocumented {
+            // The gateway's own reasons (no answer from APNs): docs/GATEWAY.md, "Delivery".
+            findings.append(
+                DoctorFinding(
+                    .answer, .cause, id: reason,
+                    "the gateway gave up on the delivery to \(chosen.token) without an answer from APNs: \(reason)",
+                    fix:
+                        "See \(reason) in docs/GATEWAY.md (\"Delivery\"); the web console explains it on the delivery's row."
+                ))
         } else if chosen.status == "cancelled" {
             findings.append(
                 DoctorFinding(
@@ -114,8 +147,8 @@ extension GatewayLookup.Evidence {
         switch chosen.status {
         case "succeeded": return APNsAnswer(status: 200, receivedAt: chosen.lastAttemptAt)
         case "failed":
-            let reason = chosen.reason.map(Reason.init(rawValue:))
-            return APNsAnswer(status: reason?.status ?? 400, reason: reason, receivedAt: chosen.lastAttemptAt)
+            guard let reason = chosen.reason.map(Reason.init(rawValue:)), let status = reason.status else { return nil }
+            return APNsAnswer(status: status, reason: reason, receivedAt: chosen.lastAttemptAt)
         default: return nil
         }
     }
