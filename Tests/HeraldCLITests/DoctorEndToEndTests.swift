@@ -193,6 +193,18 @@ struct DoctorEndToEndTests {
         #expect(result.stdout.contains("note [answer] ACCEPTED: APNs accepted it (200)"), "\(result.stdout)")
     }
 
+    @Test("an emulator with a control token: the doctor sends it, and without it the 401 is the error")
+    func controlToken() throws {
+        let scratch = try Scratch()
+        let emulator = try EmulatorProcess(["--control-token", "s3cret"] + scratch.credentials)
+        defer { _ = emulator.stop() }
+        let apnsID = try send(emulator, scratch, Self.alert, ["-t", Self.token])
+        let refused = try doctor(["--emulator", emulator.endpoint, "--apns-id", apnsID])
+        #expect(refused.status == 2 && refused.stderr.contains("401"), "\(refused)")
+        let answered = try doctor(["--emulator", emulator.endpoint, "--apns-id", apnsID, "--control-token", "s3cret"])
+        #expect(answered.status == 0 && answered.stdout.contains("ACCEPTED"), "\(answered)")
+    }
+
     @Test("usage and lookup errors exit 2, naming what is wrong")
     func errors() throws {
         let missing = try doctor([])
