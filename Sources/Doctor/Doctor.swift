@@ -22,7 +22,7 @@ public enum Doctor {
             findings.append(
                 DoctorFinding(
                     .answer, .note, id: "NO-ANSWER",
-                    "APNs's answer is not known: look the notification up by --apns-id in the emulator, or give --reason"
+                    "APNs's answer is not known (no delivery log entry, no recorded reason): steps 2 and 3 are skipped"
                 ))
         }
         if let storage = input.storage, input.answer.map({ $0.status == 200 }) ?? true {
