@@ -33,6 +33,8 @@ let package = Package(
         .library(name: "DeviceAdapter", targets: ["DeviceAdapter"]),
         // `herald audit`: an app's notification code checked against Apple's rules (docs/AUDIT-RULES.md).
         .library(name: "Audit", targets: ["Audit"]),
+        // `herald doctor`: why a notification did not arrive, from its request, APNs's answer, storage and the device.
+        .library(name: "Doctor", targets: ["Doctor"]),
     ],
     targets: [
         // System library: OpenSSL 3 from Debian's libssl-dev.
@@ -85,11 +87,14 @@ let package = Package(
         .target(name: "DeviceAdapter", dependencies: ["APNs", "DeviceModel", "Emulator", "HTTP2"]),
         // The app audit: Swift parsed by the toolchain's swiftc into a small syntax model, and rules over it.
         .target(name: "Audit", dependencies: ["APNs"]),
+        // The doctor: lint, the reason table and the device model over what the emulator and gateway logged.
+        .target(name: "Doctor", dependencies: ["APNs", "DeviceModel", "HTTP2"]),
         // The command line: argument parsing (a pure function) and the commands.
         .target(
             name: "HeraldCLI",
             dependencies: [
-                "APNs", "APNsClient", "Audit", "DeviceAdapter", "DeviceModel", "Emulator", "Gateway", "HTTP2", "Keys",
+                "APNs", "APNsClient", "Audit", "DeviceAdapter", "DeviceModel", "Doctor", "Emulator", "Gateway", "HTTP2",
+                "Keys",
             ]),
         .executableTarget(name: "herald", dependencies: ["HeraldCLI"]),
         // Benchmarks: the client through its public async API (see BENCHMARKS.md).
@@ -132,6 +137,7 @@ let package = Package(
             name: "DeviceAdapterTests",
             dependencies: ["DeviceAdapter", "DeviceModel", "APNs", "APNsClient", "Emulator", "HTTP2", "Keys"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "APNs"], exclude: ["Corpus"]),
+        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "APNs", "DeviceModel"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "APNs", "HTTP2", "HeraldTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -219,6 +219,7 @@ struct JSONFieldsTests {
             "gateway-key",  // checked in GatewayCommandTests.aRegisterKeyRegistersOverBothProtocolsUntilRevoked
             "gateway-device-import-line",  // checked in GatewayDevicesImportTests
             "audit",  // checked in AuditCommandTests.theJSONHasTheDocumentedFields
+            "doctor",  // checked in DoctorParseTests.theJSONHasTheDocumentedFields
         ]
         #expect(Set(try Self.documented().keys) == checked)
     }

@@ -20,6 +20,8 @@ public enum Command: Equatable, Sendable {
     case lint(LintOptions)
     /// Check an app's notification code.
     case audit(AuditOptions)
+    /// Explain why a notification did not arrive.
+    case doctor(DoctorOptions)
     /// Print a provider authentication token.
     case jwt(JWTOptions)
     /// Wrap a payload into a Simulator `.apns` file.

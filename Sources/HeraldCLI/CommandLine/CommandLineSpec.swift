@@ -44,6 +44,7 @@ let heraldCommandTable: [HeraldCommand] = [
     HeraldCommand(spec: .channels) { parsed throws(UsageError) in .channels(try ChannelsOptions(parsed)) },
     HeraldCommand(spec: .lint) { parsed throws(UsageError) in .lint(try LintOptions(parsed)) },
     HeraldCommand(spec: .audit) { parsed throws(UsageError) in .audit(try AuditOptions(parsed)) },
+    HeraldCommand(spec: .doctor) { parsed throws(UsageError) in .doctor(try DoctorOptions(parsed)) },
     HeraldCommand(spec: .emulator) { parsed throws(UsageError) in .emulator(try EmulatorOptions(parsed)) },
     HeraldCommand(spec: .gateway) { parsed throws(UsageError) in .gateway(try GatewayOptions(parsed)) },
     HeraldCommand(spec: .device) { parsed throws(UsageError) in .device(try DeviceOptions(parsed)) },

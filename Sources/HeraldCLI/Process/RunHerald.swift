@@ -35,6 +35,8 @@ public func runHerald(_ arguments: [String], context: CommandContext = .system) 
         return LintCommand(options: options, context: context).run()
     case .audit(let options):
         return AuditCommand(options: options, context: context).run()
+    case .doctor(let options):
+        return await DoctorCommand(options: options, context: context).run()
     case .jwt(let options):
         return JWTCommand(options: options, context: context).run()
     case .simulatorFile(let options):
