@@ -28,6 +28,9 @@ public final class InstalledApp {
     public internal(set) var pushToStartTokens: [String: [UInt8]] = [:]
     /// What the app hears about its Live Activities.
     public var activityObserver = ActivityObserver()
+    /// `ActivityAuthorizationInfo.frequentPushesEnabled`: the user's switch for the larger budget of an app with
+    /// `supportsLiveActivitiesFrequentUpdates`.
+    public var frequentPushesEnabled = true
     /// When the app was woken for background pushes, within the last day (the budget counts them).
     var backgroundWakes: [DeviceInstant] = []
     /// The newest background push held back by the budget; it wakes the app when the budget allows.

@@ -61,7 +61,9 @@ extension NotificationCenter {
             arm(id, addition: additions, at: fireDate)
             dropOverLimit()
         case .calendar(let trigger)?:
-            guard let fireDate = trigger.nextTriggerDate(after: context.now, deviceOffset: context.timeZoneOffset)
+            guard
+                let fireDate = trigger.nextTriggerDate(
+                    after: context.now, deviceZone: context.timeZoneIdentifier, deviceOffset: context.timeZoneOffset)
             else {
                 context.record(
                     .scheduled, .localCalendar, "no date matches the trigger's components: it never fires",
@@ -70,9 +72,14 @@ extension NotificationCenter {
             }
             additions += 1
             pending.append(PendingRequest(request: request, addition: additions, fireDate: fireDate))
+            let named = trigger.usesNamedZone(deviceZone: context.timeZoneIdentifier)
             context.record(
-                .scheduled, .localCalendar,
+                .scheduled, named ? .localCalendarZone : .localCalendar,
                 "scheduled for \(fireDate), the next date matching its components"
+                    + (named
+                        ? " in "
+                            + trigger.zoneDescription(
+                                deviceZone: context.timeZoneIdentifier, deviceOffset: context.timeZoneOffset) : "")
                     + (trigger.repeats ? ", repeating" : "")
                     + (status == .notDetermined ? " (accepted while notDetermined; shown only once authorized)" : ""),
                 app: app.bundleID, notification: id)
@@ -119,7 +126,8 @@ extension NotificationCenter {
             pending[index].fireDate = next
             arm(identifier, addition: addition, at: next)
         } else if case .calendar(let trigger)? = request.trigger, trigger.repeats,
-            let next = trigger.nextTriggerDate(after: time, deviceOffset: context.timeZoneOffset)
+            let next = trigger.nextTriggerDate(
+                after: time, deviceZone: context.timeZoneIdentifier, deviceOffset: context.timeZoneOffset)
         {
             pending[index].fireDate = next
             arm(identifier, addition: addition, at: next)

@@ -3,7 +3,7 @@ import APNs
 // Presenting a delivered request (DEVICE-SEMANTICS.md 3.9, 4, 1c, 8):
 //   foreground -> the delegate's willPresent (no delegate: the configured default) -> settings
 //   otherwise  -> settings
-//   then the interruption level (passive: no banner or sound) and the critical sound's conditions.
+//   then the interruption level (passive: no banner or sound), the Focus, and the critical sound's conditions.
 
 extension InstalledApp {
     func present(_ request: NotificationRequest, at time: DeviceInstant) {
@@ -52,6 +52,7 @@ extension InstalledApp {
             context.record(
                 .presented, .presentPassive, "passive: no banner, no sound", app: bundleID, notification: id, at: time)
         }
+        applyFocus(&options, level: level, settings, id, time)
         let defaultCriticalSound = level == .critical && content.sound == nil && !options.isEmpty
         if defaultCriticalSound {
             options.insert(.sound)

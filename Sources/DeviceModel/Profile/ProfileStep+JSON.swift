@@ -4,19 +4,21 @@ import APNs
 //   {"launch": {}}  {"background": {}}  {"foreground": {}}  {"force-quit": {}}  {"lock": {}}  {"unlock": {}}
 //   {"request-authorization": ["alert", "sound", "badge"]}  {"register": {}}
 //   {"wait-for-push": {"count": 1, "timeout": 60}}  {"wait": 30}
-//   {"push": {"payload": {...}, "push-type": "alert", "collapse-id": "m1", "to": "device"}}
+//   {"push": {"payload": {...}, "push-type": "alert", "collapse-id": "m1", "to": "device", "priority": 10}}
 //   {"open": {"notification": "m1"}}  {"dismiss": {}}
 //   {"tap-action": {"action": "reply", "text": "On my way", "notification": "m1"}}
 //   {"add-local": {"id": "r1", "title": "...", "body": "...", "after": 60, "repeats": false}}
-//   {"start-activity": {"attributes-type": "T", "attributes": {...}, "content-state": {...}}}
+//   {"start-activity": {"attributes-type": "T", "attributes": {...}, "content-state": {...}, "channel": "b64"}}
 //   {"end-activity": {"dismiss": "immediately"}}
+//   {"rotate": {"reason": "backup-restore"}}  {"reinstall": {}}
+//   {"focus": {"name": "Work", "allowed-apps": ["com.example.chat"], "time-sensitive": true}}  {"focus-off": {}}
 // "notification" defaults to the newest one in Notification Center.
 
 extension ProfileStep {
     static let names = [
         "launch", "background", "foreground", "force-quit", "lock", "unlock", "request-authorization", "register",
         "wait-for-push", "wait", "push", "open", "dismiss", "tap-action", "add-local", "start-activity",
-        "end-activity",
+        "end-activity", "rotate", "reinstall", "focus", "focus-off",
     ]
 
     init(json value: JSONValue, at path: String) throws(FieldError) {
@@ -35,6 +37,24 @@ extension ProfileStep {
         case "lock": self = .lock
         case "unlock": self = .unlock
         case "register": self = .register
+        case "reinstall": self = .reinstall
+        case "focus-off": self = .focus(nil)
+        case "focus":
+            var reader = try ProfileReader(argument, at: field)
+            self = .focus(
+                Focus(
+                    name: try reader.string("name") ?? "Do Not Disturb",
+                    allowedApps: Set(try reader.strings("allowed-apps") ?? []),
+                    allowsTimeSensitive: try reader.bool("time-sensitive") ?? true))
+            try reader.finish()
+        case "rotate":
+            var reader = try ProfileReader(argument, at: field)
+            let reasons: [(String, TokenRotation)] = [
+                ("backup-restore", .backupRestore), ("new-device", .newDevice), ("os-reinstall", .osReinstall),
+                ("erase", .erase),
+            ]
+            self = .rotateTokens(try reader.choice("reason", reasons) ?? .backupRestore)
+            try reader.finish()
         case "request-authorization":
             guard let items = argument.arrayValue else {
                 throw FieldError(field: field, message: "must be an array of options, such as [\"alert\", \"sound\"]")
@@ -90,9 +110,14 @@ extension ProfileStep {
         case "start-activity":
             var reader = try ProfileReader(argument, at: field)
             let type = try reader.requiredString("attributes-type")
-            self = .startActivity(
-                attributesType: type, attributes: try Self.object(&reader, "attributes"),
-                contentState: try Self.object(&reader, "content-state"))
+            let attributes = try Self.object(&reader, "attributes")
+            let contentState = try Self.object(&reader, "content-state")
+            if let channel = try reader.string("channel") {
+                self = .startChannelActivity(
+                    attributesType: type, attributes: attributes, contentState: contentState, channelID: channel)
+            } else {
+                self = .startActivity(attributesType: type, attributes: attributes, contentState: contentState)
+            }
             try reader.finish()
         case "end-activity":
             var reader = try ProfileReader(argument, at: field)
@@ -132,13 +157,27 @@ extension ProfileStep {
         case "activity": target = .latestActivity
         case let text where text.hasPrefix("push-to-start:"):
             target = .pushToStart(String(text.dropFirst("push-to-start:".count)))
+        case let text where text.hasPrefix("channel:"):
+            target = .channel(String(text.dropFirst("channel:".count)))
+            guard pushType == .liveactivity else {
+                throw FieldError(
+                    field: reader.field("push-type"), message: "must be liveactivity for a broadcast (to: channel:ID)")
+            }
         case let text:
             throw FieldError(
                 field: reader.field("to"),
-                message: "'\(text)' is not 'device', 'activity' or 'push-to-start:<attributes type>'")
+                message: "'\(text)' is not 'device', 'activity', 'push-to-start:<attributes type>' or 'channel:<id>'")
+        }
+        var priority = 10
+        if let value = reader.value("priority") {
+            guard let number = value.intValue, [1, 5, 10].contains(number) else {
+                throw FieldError(field: reader.field("priority"), message: "must be 10, 5 or 1")
+            }
+            priority = number
         }
         let push = ProfilePush(
-            target: target, pushType: pushType, collapseID: try reader.string("collapse-id"), payload: payload)
+            target: target, pushType: pushType, collapseID: try reader.string("collapse-id"), payload: payload,
+            priority: priority)
         try reader.finish()
         return push
     }

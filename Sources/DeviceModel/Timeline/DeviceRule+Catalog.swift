@@ -127,6 +127,17 @@ extension DeviceRule {
         "PUSH-UNAUTHORIZED", "2", .documented,
         "Without authorization the system delivers remote notifications silently: nothing is shown.",
         source: "registerForRemoteNotifications()")
+    public static let backgroundFetchHandler = DeviceRule(
+        "BACKGROUND-FETCH-HANDLER", "7", .documented,
+        "A woken app must call the fetch completion handler within 30 seconds, or it is terminated; a late or "
+            + "second call is ignored.",
+        source: "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)")
+    public static let backgroundFetchPenalty = DeviceRule(
+        "BACKGROUND-FETCH-PENALTY", "7", .undocumented,
+        "A fetch completion handler not called in time counts against the app: one more wake on its background "
+            + "budget.",
+        source: "Apple: apps that use significant power processing remote notifications may not always be woken; "
+            + "how much less is not said. Default: the missed call counts as one more wake")
     public static let backgroundWake = DeviceRule(
         "BACKGROUND-WAKE", "7", .documented,
         "content-available:1 wakes the app through didReceiveRemoteNotification, if it has the remote-notification "
@@ -181,6 +192,16 @@ extension DeviceRule {
     public static let presentPassive = DeviceRule(
         "PRESENT-PASSIVE", "8", .documented, "A passive notification is listed without a banner or a sound.",
         source: "UNNotificationInterruptionLevel")
+    public static let focusSilenced = DeviceRule(
+        "FOCUS-SILENCED", "8", .documented,
+        "While a Focus is on, passive and active notifications of apps it does not allow are silenced: listed, no "
+            + "banner, no sound; so is a time-sensitive one the user or the Focus does not let through.",
+        source: "UNNotificationInterruptionLevel (active does not break through system controls); Focus")
+    public static let focusBreakthrough = DeviceRule(
+        "FOCUS-BREAKTHROUGH", "8", .documented,
+        "Critical notifications always break through a Focus; time-sensitive ones with the entitlement, the app's "
+            + "timeSensitiveSetting and the Focus allowing them; any level of an app the Focus allows.",
+        source: "UNNotificationInterruptionLevel.timeSensitive, .critical; Time Sensitive entitlement")
     public static let levelCritical = DeviceRule(
         "LEVEL-CRITICAL", "8", .documented,
         "A critical notification that names no sound plays the default critical sound.",
@@ -312,4 +333,10 @@ extension DeviceRule {
             + "a repeating one re-arms after each firing.",
         source: "matching is documented only as 'components that are set'; default: .nextTime, as observed "
             + "(radar 32865247); a trigger without a zone floats with the device's; fixed offsets, no DST")
+    public static let localCalendarZone = DeviceRule(
+        "LOCAL-CALENDAR-ZONE", "6", .undocumented,
+        "A calendar trigger in a named time zone matches with its daylight saving time: a time the spring-forward "
+            + "gap skips fires at the first time after the gap, a time the fall-back repeats fires once, the first.",
+        source: "time zones and DST are undocumented; default: Calendar.nextDate(after:matching:matchingPolicy: "
+            + ".nextTime, repeatedTimePolicy: .first), the call iOS was observed to follow (radar 32865247)")
 }
