@@ -70,6 +70,12 @@ public final class Device {
         set { context.scheduledSummaryOn = newValue }
     }
 
+    /// When the scheduled summary is delivered, as times of day in the device's zone (8:00 and 18:00 by default).
+    public var scheduledSummaryTimes: [CalendarComponents] {
+        get { context.scheduledSummaryTimes }
+        set { context.scheduledSummaryTimes = newValue }
+    }
+
     /// The Focus the user turned on (nil: none): it silences what it does not let through.
     public var focus: Focus? {
         get { context.focus }

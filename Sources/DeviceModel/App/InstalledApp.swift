@@ -1,3 +1,5 @@
+import APNs
+
 /// One app on the device: its configuration, its `NotificationCenter`, its delegates and what the system
 /// keeps for it (state, token, badge, what it presented).
 ///
@@ -35,6 +37,10 @@ public final class InstalledApp {
     var backgroundWakes: [DeviceInstant] = []
     /// The newest background push held back by the budget; it wakes the app when the budget allows.
     var heldBackgroundPush: NotificationRequest?
+    /// Notifications held for the next scheduled summary, in arrival order, with the level they arrived at.
+    var heldForSummary: [(notification: DeliveredNotification, level: InterruptionLevel)] = []
+    /// When the held notifications are to be listed; nil when nothing waits.
+    var summaryArmedFor: DeviceInstant?
     /// PushKit: the app's VoIP push handling; nil until it creates its `PKPushRegistry`.
     public var pushRegistry: PushRegistry?
     /// VoIP pushes in a row the app did not report as calls.
@@ -82,6 +88,8 @@ public final class InstalledApp {
         tokenGeneration &+= 1
         deviceToken = nil
         heldBackgroundPush = nil
+        heldForSummary = []
+        summaryArmedFor = nil
         backgroundWakes = []
         unreportedVoIPPushes = 0
         pushRegistry = nil

@@ -109,6 +109,8 @@ public enum ProfileStep: Sendable, Hashable {
     case reinstall
     /// The user turns a Focus on, or off (nil).
     case focus(Focus?)
+    /// The user turns Scheduled Summary on, at these times of day, and puts the app in it.
+    case scheduledSummary(times: [CalendarComponents])
 }
 
 /// A push a profile delivers itself.

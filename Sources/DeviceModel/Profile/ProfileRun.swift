@@ -96,6 +96,10 @@ public final class ProfileRun {
             app.reinstall()
             configureApp()
         case .focus(let focus): device.focus = focus
+        case .scheduledSummary(let times):
+            device.isScheduledSummaryOn = true
+            device.scheduledSummaryTimes = times
+            app.notificationCenter.userChangesSettings { $0.scheduledDeliverySetting = .enabled }
         case .waitForPush(let count, let timeout): return .pushes(count: count, timeout: timeout)
         case .wait(let seconds): return .time(seconds)
         case .push(let push): device.receive(try remotePush(push, field: field + ".push"))

@@ -12,13 +12,14 @@ import APNs
 //   {"end-activity": {"dismiss": "immediately"}}
 //   {"rotate": {"reason": "backup-restore"}}  {"reinstall": {}}
 //   {"focus": {"name": "Work", "allowed-apps": ["com.example.chat"], "time-sensitive": true}}  {"focus-off": {}}
+//   {"scheduled-summary": {"times": ["08:00", "18:00"]}}
 // "notification" defaults to the newest one in Notification Center.
 
 extension ProfileStep {
     static let names = [
         "launch", "background", "foreground", "force-quit", "lock", "unlock", "request-authorization", "register",
         "wait-for-push", "wait", "push", "open", "dismiss", "tap-action", "add-local", "start-activity",
-        "end-activity", "rotate", "reinstall", "focus", "focus-off",
+        "end-activity", "rotate", "reinstall", "focus", "focus-off", "scheduled-summary",
     ]
 
     init(json value: JSONValue, at path: String) throws(FieldError) {
@@ -39,6 +40,21 @@ extension ProfileStep {
         case "register": self = .register
         case "reinstall": self = .reinstall
         case "focus-off": self = .focus(nil)
+        case "scheduled-summary":
+            var reader = try ProfileReader(argument, at: field)
+            var times: [CalendarComponents] = []
+            for (index, text) in (try reader.strings("times") ?? ["08:00", "18:00"]).enumerated() {
+                let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour),
+                    (0...59).contains(minute)
+                else {
+                    throw FieldError(
+                        field: reader.field("times") + "[\(index)]", message: "'\(text)' is not a time of day (HH:MM)")
+                }
+                times.append(CalendarComponents(hour: hour, minute: minute))
+            }
+            self = .scheduledSummary(times: times)
+            try reader.finish()
         case "focus":
             var reader = try ProfileReader(argument, at: field)
             self = .focus(

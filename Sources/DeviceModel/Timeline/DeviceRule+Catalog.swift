@@ -192,6 +192,18 @@ extension DeviceRule {
     public static let presentPassive = DeviceRule(
         "PRESENT-PASSIVE", "8", .documented, "A passive notification is listed without a banner or a sound.",
         source: "UNNotificationInterruptionLevel")
+    public static let summaryDelivery = DeviceRule(
+        "SUMMARY-DELIVERY", "8", .documented,
+        "With Scheduled Summary on and the app in it, passive and active notifications arriving outside the "
+            + "foreground are held for the next summary time; time-sensitive and critical ones break through.",
+        source: "UNNotificationInterruptionLevel (time-sensitive breaks through Summary); WWDC21 10091; the "
+            + "summary times are the user's (the model: 8:00 and 18:00, Device.scheduledSummaryTimes)")
+    public static let summaryOrder = DeviceRule(
+        "SUMMARY-ORDER", "8", .undocumented,
+        "At a summary time the held notifications are listed quietly, the highest relevance score first and "
+            + "featured; ties in arrival order.",
+        source: "Apple: relevanceScore sorts an app's notifications and the highest is featured in the summary; "
+            + "what else decides is not said. Default: relevance score, then arrival")
     public static let focusSilenced = DeviceRule(
         "FOCUS-SILENCED", "8", .documented,
         "While a Focus is on, passive and active notifications of apps it does not allow are silenced: listed, no "
