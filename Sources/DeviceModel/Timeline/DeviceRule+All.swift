@@ -11,7 +11,7 @@ extension DeviceRule {
         .serviceExtensionTimeLimit, .serviceExtensionNoAlertText, .serviceExtensionFiltered,
         .serviceExtensionHandlerOnce, .foregroundWillPresent, .foregroundNotImplemented, .foregroundNoDelegate,
         .presentSettings, .presentNotListed, .presentPassive, .focusSilenced, .focusBreakthrough, .summaryDelivery,
-        .summaryOrder, .levelCritical,
+        .summaryOrder, .groupThread, .groupSummary, .levelCritical,
         .soundCriticalNotAllowed, .badgeRule,
         .categoriesReplace,
         .categoryIdentifiers, .categoryButtons, .actionDefault, .actionOptions, .actionTextInput, .actionDismiss,

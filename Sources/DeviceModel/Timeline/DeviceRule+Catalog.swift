@@ -204,6 +204,16 @@ extension DeviceRule {
             + "featured; ties in arrival order.",
         source: "Apple: relevanceScore sorts an app's notifications and the highest is featured in the summary; "
             + "what else decides is not said. Default: relevance score, then arrival")
+    public static let groupThread = DeviceRule(
+        "GROUP-THREAD", "5", .observed,
+        "Notification Center groups notifications without a thread-id per app, the others per (app, thread); "
+            + "the newest leads its group.", source: "WWDC18 710 (wwdcnotes)")
+    public static let groupSummary = DeviceRule(
+        "GROUP-SUMMARY", "5", .observed,
+        "Under a group's lead: the category's categorySummaryFormat with %u the number of the others (each counting "
+            + "its summary-arg-count) and %@ their summary-args; without a format, 'N more notifications'.",
+        source: "categorySummaryFormat, summaryArgument (D, iOS 12-14; iOS 15 ignores the argument); the default "
+            + "text is O (mackuba.eu)")
     public static let focusSilenced = DeviceRule(
         "FOCUS-SILENCED", "8", .documented,
         "While a Focus is on, passive and active notifications of apps it does not allow are silenced: listed, no "
