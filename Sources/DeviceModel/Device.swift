@@ -76,6 +76,17 @@ public final class Device {
         set { context.scheduledSummaryTimes = newValue }
     }
 
+    /// The device's simulated position; nil until the first `move(to:)`.
+    public var location: Coordinate? { context.location }
+
+    /// The device moves: location triggers whose region it enters or leaves fire (the first move only places it).
+    public func move(to coordinate: Coordinate) {
+        runDueEvents()
+        let old = context.location
+        context.location = coordinate
+        for app in apps { app.notificationCenter.deviceMoved(from: old, to: coordinate) }
+    }
+
     /// The Focus the user turned on (nil: none): it silences what it does not let through.
     public var focus: Focus? {
         get { context.focus }

@@ -14,6 +14,8 @@ final class DeviceContext {
     var scheduledSummaryOn = false
     /// When the scheduled summary is delivered, in the device's zone (iOS offers 8:00 and 18:00 first).
     var scheduledSummaryTimes = [CalendarComponents(hour: 8), CalendarComponents(hour: 18)]
+    /// The simulated position; nil until the device is first moved.
+    var location: Coordinate?
     /// The Focus the user turned on; nil: none.
     var focus: Focus?
     /// The device's time zone, seconds east of UTC (calendar triggers without a zone of their own use it).

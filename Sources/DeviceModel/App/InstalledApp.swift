@@ -41,6 +41,14 @@ public final class InstalledApp {
     var heldForSummary: [(notification: DeliveredNotification, level: InterruptionLevel)] = []
     /// When the held notifications are to be listed; nil when nothing waits.
     var summaryArmedFor: DeviceInstant?
+    /// `CLLocationManager.authorizationStatus`: what the user granted; location triggers need when-in-use.
+    public var locationAuthorization: LocationAuthorization = .notDetermined {
+        didSet {
+            context.record(
+                .settings, .localLocationAuthorization, "location authorization \(locationAuthorization.rawValue)",
+                app: bundleID)
+        }
+    }
     /// PushKit: the app's VoIP push handling; nil until it creates its `PKPushRegistry`.
     public var pushRegistry: PushRegistry?
     /// VoIP pushes in a row the app did not report as calls.

@@ -22,6 +22,7 @@ extension DeviceRule {
         .activityChannel, .activityBroadcast,
         .backgroundBudget, .backgroundNewestOnly, .backgroundFetchHandler, .backgroundFetchPenalty, .voipRegistry,
         .voipReportCall, .voipCutOff,
-        .attachmentTypes, .attachmentURL, .localCalendar, .localCalendarZone,
+        .attachmentTypes, .attachmentURL, .localCalendar, .localCalendarZone, .localLocation,
+        .localLocationAuthorization, .localLocationCrossing,
     ]
 }

@@ -355,6 +355,19 @@ extension DeviceRule {
             + "a repeating one re-arms after each firing.",
         source: "matching is documented only as 'components that are set'; default: .nextTime, as observed "
             + "(radar 32865247); a trigger without a zone floats with the device's; fixed offsets, no DST")
+    public static let localLocation = DeviceRule(
+        "LOCAL-LOCATION", "6", .documented,
+        "A location trigger fires when the device enters (notifyOnEntry) or leaves (notifyOnExit) its circular "
+            + "region; a repeating one stays pending.", source: "UNLocationNotificationTrigger, CLCircularRegion")
+    public static let localLocationAuthorization = DeviceRule(
+        "LOCAL-LOCATION-AUTH", "6", .documented,
+        "A location trigger needs when-in-use (or always) location authorization; without it a crossing fires "
+            + "nothing.", source: "UNLocationNotificationTrigger (the app must have when-in-use authorization)")
+    public static let localLocationCrossing = DeviceRule(
+        "LOCAL-LOCATION-CROSSING", "6", .undocumented,
+        "Only a crossing of the region's edge fires; the device's first position places it without crossing.",
+        source: "Apple: crossings go through heuristics and are not instant; the model fires at the move that "
+            + "crosses, at once, and never for where the device already is")
     public static let localCalendarZone = DeviceRule(
         "LOCAL-CALENDAR-ZONE", "6", .undocumented,
         "A calendar trigger in a named time zone matches with its daylight saving time: a time the spring-forward "
