@@ -109,6 +109,12 @@ public enum ProfileStep: Sendable, Hashable {
     case reinstall
     /// The user turns a Focus on, or off (nil).
     case focus(Focus?)
+    /// A local request with a location trigger.
+    case addLocationRequest(identifier: String, content: NotificationContent, trigger: LocationTrigger)
+    /// The device moves to a position (location triggers whose region it enters or leaves fire).
+    case move(Coordinate)
+    /// The user grants (or refuses) the app location authorization.
+    case locationAuthorization(LocationAuthorization)
     /// The user turns Scheduled Summary on, at these times of day, and puts the app in it.
     case scheduledSummary(times: [CalendarComponents])
 }

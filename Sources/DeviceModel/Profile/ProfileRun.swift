@@ -96,6 +96,11 @@ public final class ProfileRun {
             app.reinstall()
             configureApp()
         case .focus(let focus): device.focus = focus
+        case .addLocationRequest(let identifier, let content, let trigger):
+            try? app.notificationCenter.add(
+                NotificationRequest(identifier: identifier, content: content, trigger: .location(trigger)))
+        case .move(let coordinate): device.move(to: coordinate)
+        case .locationAuthorization(let authorization): app.locationAuthorization = authorization
         case .scheduledSummary(let times):
             device.isScheduledSummaryOn = true
             device.scheduledSummaryTimes = times

@@ -13,13 +13,17 @@ import APNs
 //   {"rotate": {"reason": "backup-restore"}}  {"reinstall": {}}
 //   {"focus": {"name": "Work", "allowed-apps": ["com.example.chat"], "time-sensitive": true}}  {"focus-off": {}}
 //   {"scheduled-summary": {"times": ["08:00", "18:00"]}}
+//   {"add-local-region": {"id": "r1", "title": "...", "latitude": 52.52, "longitude": 13.405, "radius": 100,
+//                         "on-entry": true, "on-exit": false, "repeats": false}}
+//   {"move": {"latitude": 52.52, "longitude": 13.405}}  {"location-authorization": "when-in-use"}
 // "notification" defaults to the newest one in Notification Center.
 
 extension ProfileStep {
     static let names = [
         "launch", "background", "foreground", "force-quit", "lock", "unlock", "request-authorization", "register",
         "wait-for-push", "wait", "push", "open", "dismiss", "tap-action", "add-local", "start-activity",
-        "end-activity", "rotate", "reinstall", "focus", "focus-off", "scheduled-summary",
+        "end-activity", "rotate", "reinstall", "focus", "focus-off", "scheduled-summary", "add-local-region", "move",
+        "location-authorization",
     ]
 
     init(json value: JSONValue, at path: String) throws(FieldError) {
@@ -40,6 +44,37 @@ extension ProfileStep {
         case "register": self = .register
         case "reinstall": self = .reinstall
         case "focus-off": self = .focus(nil)
+        case "move":
+            var reader = try ProfileReader(argument, at: field)
+            self = .move(try Self.coordinate(&reader))
+            try reader.finish()
+        case "location-authorization":
+            let choices: [(String, LocationAuthorization)] = [
+                ("when-in-use", .authorizedWhenInUse), ("always", .authorizedAlways), ("denied", .denied),
+                ("not-determined", .notDetermined),
+            ]
+            self = .locationAuthorization(try ProfileReader.pick(argument.stringValue ?? "", choices, field: field))
+        case "add-local-region":
+            var reader = try ProfileReader(argument, at: field)
+            let identifier = try reader.requiredString("id")
+            let content = NotificationContent(
+                title: try reader.string("title") ?? "", subtitle: try reader.string("subtitle") ?? "",
+                body: try reader.string("body") ?? "", categoryIdentifier: try reader.string("category") ?? "")
+            let center = try Self.coordinate(&reader)
+            guard let radius = reader.value("radius")?.doubleValue else {
+                throw FieldError(field: reader.field("radius"), message: "must be a number of meters")
+            }
+            let region = CircularRegion(
+                identifier: identifier, center: center, radius: radius,
+                notifyOnEntry: try reader.bool("on-entry") ?? true, notifyOnExit: try reader.bool("on-exit") ?? false)
+            let trigger: LocationTrigger
+            do {
+                trigger = try LocationTrigger(region: region, repeats: try reader.bool("repeats") ?? false)
+            } catch {
+                throw FieldError(field: "\(field).\(error.field)", message: error.message)
+            }
+            self = .addLocationRequest(identifier: identifier, content: content, trigger: trigger)
+            try reader.finish()
         case "scheduled-summary":
             var reader = try ProfileReader(argument, at: field)
             var times: [CalendarComponents] = []
@@ -144,6 +179,16 @@ extension ProfileStep {
             throw FieldError(
                 field: field, message: "is not a step (one of \(Self.names.joined(separator: ", ")))")
         }
+    }
+
+    private static func coordinate(_ reader: inout ProfileReader) throws(FieldError) -> Coordinate {
+        guard let latitude = reader.value("latitude")?.doubleValue else {
+            throw FieldError(field: reader.field("latitude"), message: "must be a number of degrees")
+        }
+        guard let longitude = reader.value("longitude")?.doubleValue else {
+            throw FieldError(field: reader.field("longitude"), message: "must be a number of degrees")
+        }
+        return Coordinate(latitude: latitude, longitude: longitude)
     }
 
     private static func object(_ reader: inout ProfileReader, _ key: String) throws(FieldError) -> JSONObject {
