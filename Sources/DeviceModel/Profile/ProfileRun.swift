@@ -73,7 +73,7 @@ public final class ProfileRun {
             case .pushes:
                 throw FieldError(
                     field: "script[\(nextStep - 1)].wait-for-push",
-                    message: "needs an emulator (herald device run --emulator URL); without one, use push steps")
+                    message: "needs an emulator (herald device run --endpoint URL); without one, use push steps")
             }
         }
     }
