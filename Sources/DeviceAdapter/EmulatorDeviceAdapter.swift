@@ -41,8 +41,15 @@ public final class EmulatorDeviceAdapter {
     private var armedWake: DeviceInstant?
     /// How many Live Activity update tokens each app keeps in reserve.
     public var liveActivityTokenReserve = 2
+    /// How many spare simulated devices each app keeps registered, so that a token the model rotates (reinstall,
+    /// backup restore) is one the emulator routes; 0: a rotated token reaches only the model.
+    public var rotationReserve = 1
+    /// Every simulated device the adapter registered and listens to (rotated ones included), to close them.
+    private var listened: [SimulatedDevice] = []
     /// Pushes fed into the model so far.
     public private(set) var received = 0
+    /// The broadcast channels each app's simulated device subscribed to, by bundle id.
+    private var subscribed: [String: Set<String>] = [:]
 
     public init(device: Device, endpoint: SimulatedDevice.Endpoint, loop: EventLoop) {
         self.device = device
@@ -66,20 +73,52 @@ public final class EmulatorDeviceAdapter {
             issuer.deviceTokens[app.bundleID] = try [UInt8](tokenHex: registered.token)
             for _ in 0..<pushToStartTypes {
                 issuer.pushToStartTokens[app.bundleID, default: []].append(
-                    try [UInt8](tokenHex: try await registered.registerToken(.pushToStart)))
+                    try await [UInt8](tokenHex: registered.registerToken(.pushToStart)))
             }
             try await refillLiveActivityTokens(app.bundleID)
-            let stream = registered.notifications()
-            let continuation = continuation
-            listeners.append(
-                Task {
-                    do {
-                        for try await notification in stream { continuation.yield(.push(notification)) }
-                        continuation.yield(.streamEnded(nil))
-                    } catch {
-                        continuation.yield(.streamEnded("\(error)"))
-                    }
-                })
+            try await refillSpareDevices(app.bundleID)
+            listen(to: registered)
+        }
+    }
+
+    private func listen(to registered: SimulatedDevice) {
+        listened.append(registered)
+        let stream = registered.notifications()
+        let continuation = continuation
+        listeners.append(
+            Task {
+                do {
+                    for try await notification in stream { continuation.yield(.push(notification)) }
+                    continuation.yield(.streamEnded(nil))
+                } catch {
+                    continuation.yield(.streamEnded("\(error)"))
+                }
+            })
+    }
+
+    /// Registers spare devices for `bundleID` up to `rotationReserve`.
+    private func refillSpareDevices(_ bundleID: String) async throws(SimulatedDeviceError) {
+        guard let app = device.app(bundleID), let environment = app.configuration.entitlements.apsEnvironment else {
+            return
+        }
+        while issuer.spareDevices[bundleID, default: []].count < rotationReserve {
+            let spare = try await SimulatedDevice.register(
+                at: endpoint, topic: bundleID, environment: environment == .production ? .production : .sandbox,
+                on: loop)
+            issuer.spareDevices[bundleID, default: []].insert(spare, at: 0)
+        }
+    }
+
+    /// Listens to the devices whose tokens the model handed out for a rotation since the last look, makes each
+    /// its app's device, and registers new spares. The old device stays registered and listened to: what a
+    /// backend still sends to the old token reaches the model, which drops it (REG-TOKEN-NOT-CURRENT).
+    public func followRotatedTokens() async throws(SimulatedDeviceError) {
+        let handedOut = issuer.handedOut
+        issuer.handedOut = []
+        for (bundleID, rotated) in handedOut {
+            simulated[bundleID] = rotated
+            listen(to: rotated)
+            try await refillSpareDevices(bundleID)
         }
     }
 
@@ -110,13 +149,32 @@ public final class EmulatorDeviceAdapter {
     /// Ends the connections: the emulator sees the devices go offline (they stay registered).
     public func close() {
         for listener in listeners { listener.cancel() }
-        for device in simulated.values { device.close() }
+        for device in listened { device.close() }
+        for spares in issuer.spareDevices.values { for spare in spares { spare.close() } }
         continuation.finish()
+    }
+
+    /// Subscribes each app's simulated device to the channels its activities listen to and it has not subscribed
+    /// to yet (the model starts a channel activity at once; the emulator hears of it here, before the next wait).
+    public func subscribeChannels() async throws(SimulatedDeviceError) {
+        for app in device.apps {
+            guard let registered = simulated[app.bundleID] else { continue }
+            for channel in app.subscribedChannels where !subscribed[app.bundleID, default: []].contains(channel) {
+                try await registered.subscribe(channelID: channel)
+                subscribed[app.bundleID, default: []].insert(channel)
+            }
+        }
     }
 
     /// Waits for one event and handles it; true when `timer` fired.
     private func step(timer: Int) async throws(EmulatorDeviceAdapterError) -> Bool {
         device.runDueEvents()
+        do {
+            try await followRotatedTokens()
+            try await subscribeChannels()
+        } catch {
+            throw .refused("\(error)")
+        }
         if let due = device.nextEventTime, due != armedWake {
             armedWake = due
             _ = startTimer(after: max(0, due - device.clock.now) + 0.001)
@@ -144,7 +202,8 @@ public final class EmulatorDeviceAdapter {
             RemotePush(
                 token: token, pushType: PushType(rawValue: notification.pushType) ?? .alert,
                 collapseID: notification.collapseID, apnsID: notification.apnsID,
-                payload: notification.payload.encoded()))
+                payload: notification.payload.encoded(), priority: notification.priority,
+                channelID: notification.channelID))
     }
 
     private func startTimer(after seconds: Double) -> Int {
@@ -183,12 +242,15 @@ public enum EmulatorDeviceAdapterError: Error, Sendable, Equatable, CustomString
     case streamEnded(String)
     /// `stopper` was called, or the adapter was closed.
     case stopped
+    /// The emulator refused a request the adapter made for the model (a channel subscription, a token).
+    case refused(String)
 
     public var description: String {
         switch self {
         case .timedOut(let received, let count): "\(received) of \(count) pushes arrived before the timeout"
         case .streamEnded(let problem): problem
         case .stopped: "stopped"
+        case .refused(let problem): problem
         }
     }
 }

@@ -53,10 +53,44 @@ public final class Device {
         set { context.timeZoneOffset = newValue }
     }
 
+    /// The device's named time zone (`Europe/Berlin`), with its daylight saving time; nil (the default): the
+    /// fixed `timeZoneOffset`. A calendar trigger without a zone of its own matches in it.
+    public var timeZoneIdentifier: String? { context.timeZoneIdentifier }
+
+    /// Sets the device's named time zone (nil: back to `timeZoneOffset`); a name the system does not know is an
+    /// error naming it.
+    public func setTimeZone(identifier: String?) throws(FieldError) {
+        if let identifier { try CalendarTrigger.checkTimeZone(identifier) }
+        context.timeZoneIdentifier = identifier
+    }
+
     /// Whether the user turned on Scheduled Summary (Settings > Notifications).
     public var isScheduledSummaryOn: Bool {
         get { context.scheduledSummaryOn }
         set { context.scheduledSummaryOn = newValue }
+    }
+
+    /// When the scheduled summary is delivered, as times of day in the device's zone (8:00 and 18:00 by default).
+    public var scheduledSummaryTimes: [CalendarComponents] {
+        get { context.scheduledSummaryTimes }
+        set { context.scheduledSummaryTimes = newValue }
+    }
+
+    /// The device's simulated position; nil until the first `move(to:)`.
+    public var location: Coordinate? { context.location }
+
+    /// The device moves: location triggers whose region it enters or leaves fire (the first move only places it).
+    public func move(to coordinate: Coordinate) {
+        runDueEvents()
+        let old = context.location
+        context.location = coordinate
+        for app in apps { app.notificationCenter.deviceMoved(from: old, to: coordinate) }
+    }
+
+    /// The Focus the user turned on (nil: none): it silences what it does not let through.
+    public var focus: Focus? {
+        get { context.focus }
+        set { context.focus = newValue }
     }
 
     /// Gives the apps their tokens (the emulator adapter sets it); nil, the default: tokens come from the seed.
@@ -109,6 +143,10 @@ public final class Device {
     /// A push from APNs reaches the device.
     public func receive(_ push: RemotePush) {
         runDueEvents()
+        if push.pushType == .liveactivity, let channel = push.channelID {
+            receiveBroadcast(push, channel: channel)
+            return
+        }
         let app: InstalledApp? =
             switch push.pushType {
             case .liveactivity: apps.first { $0.holdsActivityToken(push.token.hex) }
@@ -127,8 +165,34 @@ public final class Device {
                 .dropped, .pushTypeNotModelled, "\(push.pushType) push: not modelled yet", app: app.bundleID)
             return
         }
-        let userInfo: JSONObject
-        let aps: APS
+        guard let (userInfo, aps) = decode(push, app: app.bundleID) else { return }
+        if push.pushType == .liveactivity {
+            app.receiveActivityPush(push, aps: aps)
+        } else if push.pushType == .voip {
+            app.receiveVoIPPush(push, userInfo: userInfo)
+        } else {
+            app.receive(push, aps: aps, userInfo: userInfo)
+        }
+    }
+
+    /// A broadcast reaches the apps with an activity on its channel.
+    private func receiveBroadcast(_ push: RemotePush, channel: String) {
+        let listeners = apps.filter { $0.listens(toChannel: channel) }
+        guard !listeners.isEmpty else {
+            context.record(
+                .dropped, .activityBroadcast,
+                "broadcast on channel \(channel): no activity on this device listens to it",
+                app: "")
+            return
+        }
+        for app in listeners {
+            guard let (_, aps) = decode(push, app: app.bundleID) else { return }
+            app.receiveBroadcast(push, aps: aps, channelID: channel)
+        }
+    }
+
+    /// The payload's JSON object and its `aps`; nil (recorded) when it has neither.
+    private func decode(_ push: RemotePush, app bundleID: String) -> (JSONObject, APS)? {
         do {
             let json = try JSONValue(parsing: push.payload)
             guard let object = json.objectValue else {
@@ -138,17 +202,10 @@ public final class Device {
             guard let decoded = push.pushType == .voip ? APS() : try Payload(json: json).aps else {
                 throw FieldError(field: "payload.aps", message: "is missing")
             }
-            (userInfo, aps) = (object, decoded)
+            return (object, decoded)
         } catch {
-            context.record(.dropped, .pushPayload, "payload not delivered: \(error)", app: app.bundleID)
-            return
-        }
-        if push.pushType == .liveactivity {
-            app.receiveActivityPush(push, aps: aps)
-        } else if push.pushType == .voip {
-            app.receiveVoIPPush(push, userInfo: userInfo)
-        } else {
-            app.receive(push, aps: aps, userInfo: userInfo)
+            context.record(.dropped, .pushPayload, "payload not delivered: \(error)", app: bundleID)
+            return nil
         }
     }
 }

@@ -18,6 +18,8 @@ struct EmulatorDeviceAdapterTests {
         let device: Device
         let app: InstalledApp
         let adapter: EmulatorDeviceAdapter
+        /// The loop the adapter runs on, for another adapter in the same test.
+        let loop: EventLoop
 
         func push(_ json: String, to token: String, topic: String = "com.example.app", pushType: PushType = .alert)
             async throws
@@ -54,7 +56,10 @@ struct EmulatorDeviceAdapterTests {
             device: device, endpoint: .init(host: "127.0.0.1", port: emulator.port), loop: loops.loops[1])
         var failure: (any Error)?
         do {
-            try await body(Harness(emulator: emulator, client: client, device: device, app: app, adapter: adapter))
+            try await body(
+                Harness(
+                    emulator: emulator, client: client, device: device, app: app, adapter: adapter,
+                    loop: loops.loops[1]))
         } catch {
             failure = error
         }
@@ -107,6 +112,81 @@ struct EmulatorDeviceAdapterTests {
             try await harness.adapter.receive(count: 2, timeout: 30)
             #expect(activity.contentState["eta"] == "2")
             #expect(harness.device.timeline.entries(decidedBy: .activityOrder).count == 1)
+        }
+    }
+
+    @Test("LA-BROADCAST through the emulator: the device subscribes to the activity's channel; a broadcast updates it")
+    func broadcastThroughTheEmulator() async throws {
+        try await withHarness { harness in
+            try await harness.adapter.connect()
+            let channel = try await harness.client.createChannel(
+                bundleID: "com.example.app", storagePolicy: .mostRecentMessage
+            ).channelID
+            harness.app.launch()
+            let activity = try harness.app.requestActivity(
+                attributesType: "Score", attributes: JSONObject(), contentState: JSONObject(),
+                pushType: .channel(channel.value))
+            try await harness.adapter.subscribeChannels()
+            let update = #"{"aps":{"event":"update","timestamp":100,"content-state":{"score":"1-0"}}}"#
+            _ = try await harness.client.broadcast(
+                Broadcast(
+                    bundleID: "com.example.app", channelID: channel,
+                    payload: try Payload(json: JSONValue(parsing: Array(update.utf8))).encoded()))
+            try await harness.adapter.receive(count: 1, timeout: 30)
+            #expect(activity.contentState["score"] == "1-0")
+            let applied = harness.device.timeline.entries(decidedBy: .activityUpdate).last?.message ?? ""
+            #expect(applied.contains("broadcast on channel \(channel.value)"), "\(applied)")
+        }
+    }
+
+    @Test("a rotated token (backup restore) is the emulator's too: a push to it arrives, one to the old is dropped")
+    func rotatedTokenReachesTheModel() async throws {
+        try await withHarness { harness in
+            try await harness.adapter.connect()
+            harness.app.launch()
+            harness.app.notificationCenter.requestAuthorization(options: [.alert])
+            harness.app.registerForRemoteNotifications()
+            harness.app.moveToBackground()
+            let old = try #require(harness.app.deviceTokenHex)
+            var told: [String] = []
+            harness.app.delegate.didRegisterForRemoteNotifications = { told.append(Hex.encode($0)) }
+            harness.device.rotateTokens(.backupRestore)
+            let new = try #require(harness.app.deviceTokenHex)
+            #expect(new != old && told == [new])
+            try await harness.adapter.followRotatedTokens()
+            #expect(harness.adapter.simulatedDevice(for: "com.example.app")?.token == new)
+
+            try await harness.push(#"{"aps":{"alert":{"body":"to the new token"}}}"#, to: new)
+            try await harness.push(#"{"aps":{"alert":{"body":"to the old token"}}}"#, to: old)
+            try await harness.adapter.receive(count: 2, timeout: 30)
+            #expect(harness.app.presentations.map(\.notification.request.content.body) == ["to the new token"])
+            #expect(harness.device.timeline.entries(decidedBy: .tokenNotCurrent).count == 1)
+        }
+    }
+
+    @Test("a profile's rotate step: the new token is registered on the emulator and a push to it arrives")
+    func profileRotateStep() async throws {
+        let profile = try DeviceProfile(
+            json: Array(
+                #"""
+                {"app": {"bundle-id": "com.example.app"}, "script": [
+                  {"launch": {}}, {"request-authorization": ["alert"]}, {"register": {}}, {"background": {}},
+                  {"rotate": {"reason": "backup-restore"}}, {"wait-for-push": {"count": 1, "timeout": 30}}]}
+                """#.utf8))
+        try await withHarness { harness in
+            let run = ProfileRun(profile, clock: SystemClock())
+            let adapter = EmulatorDeviceAdapter(
+                device: run.device, endpoint: .init(host: "127.0.0.1", port: harness.emulator.port),
+                loop: harness.loop)
+            defer { adapter.close() }
+            try await adapter.connect()
+            #expect(try run.runUntilPause() == .pushes(count: 1, timeout: 30))
+            let rotations = run.device.timeline.entries(decidedBy: .registrationRotation)
+            let token = try #require(run.app.deviceTokenHex)
+            #expect(rotations.count == 1 && rotations.first?.message.contains(token) == true)
+            try await harness.push(#"{"aps":{"alert":{"body":"after the restore"}}}"#, to: token)
+            try await adapter.receive(count: 1, timeout: 30)
+            #expect(run.app.presentations.last?.notification.request.content.body == "after the restore")
         }
     }
 

@@ -71,6 +71,32 @@ struct ProfileTests {
             #"{"app":{"bundle-id":"a.b"},"script":[{"push":{"payload":{},"to":"moon"}}]}"#,
             "script[0].push.to: 'moon' is not"
         ),
+        (
+            #"{"app":{"bundle-id":"a.b"},"script":[{"push":{"payload":{},"to":"channel:YQ==","priority":7}}]}"#,
+            "script[0].push.push-type: must be liveactivity"
+        ),
+        (
+            #"{"app":{"bundle-id":"a.b"},"script":[{"push":{"payload":{},"push-type":"liveactivity","priority":7}}]}"#,
+            "script[0].push.priority: must be 10, 5 or 1"
+        ),
+        (#"{"app":{"bundle-id":"a.b"},"script":[{"rotate":{"reason":"flood"}}]}"#, "script[0].rotate.reason: 'flood'"),
+        (#"{"app":{"bundle-id":"a.b"},"script":[{"focus":{"nme":"Work"}}]}"#, "script[0].focus.nme"),
+        (
+            #"{"app":{"bundle-id":"a.b"},"script":[{"scheduled-summary":{"times":["25:00"]}}]}"#,
+            "script[0].scheduled-summary.times[0]: '25:00' is not a time of day"
+        ),
+        (
+            #"{"app":{"bundle-id":"a.b"},"script":[{"move":{"latitude":"north"}}]}"#,
+            "script[0].move.latitude: must be a number of degrees"
+        ),
+        (
+            #"{"app":{"bundle-id":"a.b"},"script":[{"add-local-region":{"id":"r","latitude":1,"longitude":2,"radius":-5}}]}"#,
+            "script[0].add-local-region.region.radius: must be a positive number"
+        ),
+        (
+            #"{"app":{"bundle-id":"a.b"},"script":[{"location-authorization":"sometimes"}]}"#,
+            "script[0].location-authorization: 'sometimes' is not one of"
+        ),
     ]
 
     @Test("a bad profile is an error naming the field", arguments: errors)

@@ -65,9 +65,31 @@ struct DeviceRunCommandTests {
         let refusing = try RefusingPort()
         defer { refusing.close() }
         let url = "http://127.0.0.1:\(refusing.port)"
-        let result = await run(["device", "run", Self.examples + "/reply.json", "--emulator", url])
-        #expect(result.status == 1)
-        #expect(result.errors.hasPrefix("herald device run: --emulator \(url): "), "\(result.errors)")
+        for option in ["--endpoint", "--emulator"] {
+            let result = await run(["device", "run", Self.examples + "/reply.json", option, url])
+            #expect(result.status == 1)
+            #expect(result.errors.hasPrefix("herald device run: --endpoint \(url): "), "\(result.errors)")
+        }
+    }
+
+    @Test("--endpoint names the emulator, --emulator is its alias, HERALD_ENDPOINT alone plays offline")
+    func endpointOption() throws {
+        func emulator(_ arguments: [String], environment: [String: String] = [:]) throws -> String? {
+            guard
+                case .device(let options) = try parseCommandLine(
+                    ["device", "run", "p.json"] + arguments, environment: environment),
+                case .run(_, let emulator, _, _) = options.action
+            else { return "not a run" }
+            return emulator
+        }
+        let url = "http://127.0.0.1:8080"
+        #expect(try emulator(["--endpoint", url]) == url)
+        #expect(try emulator(["--emulator", url]) == url)
+        #expect(try emulator(["--endpoint", url, "--emulator", url]) == url)
+        #expect(try emulator([], environment: ["HERALD_ENDPOINT": url]) == nil)
+        #expect(throws: UsageError.self) {
+            try emulator(["--endpoint", url, "--emulator", "http://127.0.0.1:9090"])
+        }
     }
 
     @Test("a missing profile file says so")

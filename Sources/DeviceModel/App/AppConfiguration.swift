@@ -7,15 +7,19 @@ public struct AppConfiguration: Sendable, Hashable {
     public var backgroundModes: Set<BackgroundMode>
     /// An App Clip with `NSAppClipRequestEphemeralUserNotification` set to true.
     public var requestsEphemeralNotifications: Bool
+    /// `NSSupportsLiveActivitiesFrequentUpdates`: a larger priority-10 budget for its Live Activities (the user
+    /// can switch it off: `InstalledApp.frequentPushesEnabled`).
+    public var supportsLiveActivitiesFrequentUpdates: Bool
 
     public init(
         bundleID: String, entitlements: Entitlements = Entitlements(), backgroundModes: Set<BackgroundMode> = [],
-        requestsEphemeralNotifications: Bool = false
+        requestsEphemeralNotifications: Bool = false, supportsLiveActivitiesFrequentUpdates: Bool = false
     ) {
         self.bundleID = bundleID
         self.entitlements = entitlements
         self.backgroundModes = backgroundModes
         self.requestsEphemeralNotifications = requestsEphemeralNotifications
+        self.supportsLiveActivitiesFrequentUpdates = supportsLiveActivitiesFrequentUpdates
     }
 }
 

@@ -5,17 +5,27 @@ public struct ApplicationDelegate {
     public var didRegisterForRemoteNotifications: (([UInt8]) -> Void)?
     /// `application(_:didFailToRegisterForRemoteNotificationsWithError:)`.
     public var didFailToRegisterForRemoteNotifications: ((RegistrationError) -> Void)?
-    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`: the payload's custom keys.
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` for an app that calls the handler
+    /// before it returns: the payload's custom keys.
     public var didReceiveRemoteNotification: ((RemoteNotificationUserInfo) -> Void)?
+    /// The same method with its fetch completion handler, which the app must call within 30 seconds on the
+    /// device's clock (later, or never: the app is terminated). Set, it is called instead of
+    /// `didReceiveRemoteNotification`.
+    public var didReceiveRemoteNotificationWithFetchHandler:
+        ((RemoteNotificationUserInfo, @escaping (BackgroundFetchResult) -> Void) -> Void)?
 
     public init(
         didRegisterForRemoteNotifications: (([UInt8]) -> Void)? = nil,
         didFailToRegisterForRemoteNotifications: ((RegistrationError) -> Void)? = nil,
-        didReceiveRemoteNotification: ((RemoteNotificationUserInfo) -> Void)? = nil
+        didReceiveRemoteNotification: ((RemoteNotificationUserInfo) -> Void)? = nil,
+        didReceiveRemoteNotificationWithFetchHandler: (
+            (RemoteNotificationUserInfo, @escaping (BackgroundFetchResult) -> Void) -> Void
+        )? = nil
     ) {
         self.didRegisterForRemoteNotifications = didRegisterForRemoteNotifications
         self.didFailToRegisterForRemoteNotifications = didFailToRegisterForRemoteNotifications
         self.didReceiveRemoteNotification = didReceiveRemoteNotification
+        self.didReceiveRemoteNotificationWithFetchHandler = didReceiveRemoteNotificationWithFetchHandler
     }
 }
 

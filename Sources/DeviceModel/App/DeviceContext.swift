@@ -12,8 +12,16 @@ final class DeviceContext {
     var isOnline = true
     var isLocked = false
     var scheduledSummaryOn = false
+    /// When the scheduled summary is delivered, in the device's zone (iOS offers 8:00 and 18:00 first).
+    var scheduledSummaryTimes = [CalendarComponents(hour: 8), CalendarComponents(hour: 18)]
+    /// The simulated position; nil until the device is first moved.
+    var location: Coordinate?
+    /// The Focus the user turned on; nil: none.
+    var focus: Focus?
     /// The device's time zone, seconds east of UTC (calendar triggers without a zone of their own use it).
     var timeZoneOffset = 0
+    /// The device's named time zone; set, it wins over `timeZoneOffset` for triggers without a zone.
+    var timeZoneIdentifier: String?
     /// Gives tokens instead of the seed (the emulator adapter's); nil: the seed makes them all.
     var tokenIssuer: (any TokenIssuer)?
     /// Seeds the tokens this device hands out, so a run reproduces.
@@ -99,14 +107,18 @@ public struct DeviceConfiguration: Sendable, Hashable {
     /// How many VoIP pushes in a row an app may leave unreported before the system stops waking it for them
     /// (DEVICE-SEMANTICS.md 10; the number is U).
     public var voipFailuresBeforeCutOff: Int
+    /// How many priority-10 updates a Live Activity takes in an hour (DEVICE-SEMANTICS.md 9; the numbers are U).
+    public var liveActivityBudget: LiveActivityBudget
 
     public init(
         foregroundWithoutDelegate: ForegroundWithoutDelegate = .notShown,
-        backgroundPushBudget: BackgroundPushBudget = BackgroundPushBudget(), voipFailuresBeforeCutOff: Int = 3
+        backgroundPushBudget: BackgroundPushBudget = BackgroundPushBudget(), voipFailuresBeforeCutOff: Int = 3,
+        liveActivityBudget: LiveActivityBudget = LiveActivityBudget()
     ) {
         self.foregroundWithoutDelegate = foregroundWithoutDelegate
         self.backgroundPushBudget = backgroundPushBudget
         self.voipFailuresBeforeCutOff = voipFailuresBeforeCutOff
+        self.liveActivityBudget = liveActivityBudget
     }
 }
 

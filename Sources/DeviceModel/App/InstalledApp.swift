@@ -1,3 +1,5 @@
+import APNs
+
 /// One app on the device: its configuration, its `NotificationCenter`, its delegates and what the system
 /// keeps for it (state, token, badge, what it presented).
 ///
@@ -28,10 +30,25 @@ public final class InstalledApp {
     public internal(set) var pushToStartTokens: [String: [UInt8]] = [:]
     /// What the app hears about its Live Activities.
     public var activityObserver = ActivityObserver()
+    /// `ActivityAuthorizationInfo.frequentPushesEnabled`: the user's switch for the larger budget of an app with
+    /// `supportsLiveActivitiesFrequentUpdates`.
+    public var frequentPushesEnabled = true
     /// When the app was woken for background pushes, within the last day (the budget counts them).
     var backgroundWakes: [DeviceInstant] = []
     /// The newest background push held back by the budget; it wakes the app when the budget allows.
     var heldBackgroundPush: NotificationRequest?
+    /// Notifications held for the next scheduled summary, in arrival order, with the level they arrived at.
+    var heldForSummary: [(notification: DeliveredNotification, level: InterruptionLevel)] = []
+    /// When the held notifications are to be listed; nil when nothing waits.
+    var summaryArmedFor: DeviceInstant?
+    /// `CLLocationManager.authorizationStatus`: what the user granted; location triggers need when-in-use.
+    public var locationAuthorization: LocationAuthorization = .notDetermined {
+        didSet {
+            context.record(
+                .settings, .localLocationAuthorization, "location authorization \(locationAuthorization.rawValue)",
+                app: bundleID)
+        }
+    }
     /// PushKit: the app's VoIP push handling; nil until it creates its `PKPushRegistry`.
     public var pushRegistry: PushRegistry?
     /// VoIP pushes in a row the app did not report as calls.
@@ -79,6 +96,8 @@ public final class InstalledApp {
         tokenGeneration &+= 1
         deviceToken = nil
         heldBackgroundPush = nil
+        heldForSummary = []
+        summaryArmedFor = nil
         backgroundWakes = []
         unreportedVoIPPushes = 0
         pushRegistry = nil

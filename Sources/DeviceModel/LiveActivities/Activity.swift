@@ -32,6 +32,10 @@ public final class Activity {
     public internal(set) var endedAt: DeviceInstant?
     /// When the ended activity leaves the Lock Screen.
     public internal(set) var dismissalDate: DeviceInstant?
+    /// The broadcast channel the activity listens to (`pushType: .channel(id)`); nil: updates come to its token.
+    public internal(set) var channelID: String?
+    /// When priority-10 updates were applied, within the last hour (the budget counts them).
+    var priorityTenUpdates: [DeviceInstant] = []
 
     init(
         id: String, attributesType: String, attributes: JSONObject, contentState: JSONObject,
@@ -69,6 +73,14 @@ public enum ActivityState: String, Sendable, Hashable {
     case dismissed
 }
 
+/// ActivityKit's `PushType`: how an activity gets its pushes.
+public enum ActivityPushType: Sendable, Hashable {
+    /// `.token`: an update token the app hands to its backend.
+    case token
+    /// `.channel(id)` (iOS 18): broadcasts on the channel, base64 as APNs made it.
+    case channel(String)
+}
+
 /// `ActivityUIDismissalPolicy`, for an activity the app ends itself.
 public enum ActivityDismissalPolicy: Sendable, Hashable {
     /// Up to 4 hours after the end.
@@ -82,10 +94,13 @@ public enum ActivityDismissalPolicy: Sendable, Hashable {
 public enum ActivityAuthorizationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Requested while the app was not in the foreground.
     case visibility
+    /// `pushType: .channel(id)` with an id that is not base64, as APNs hands channel ids out.
+    case invalidChannelID(String)
 
     public var description: String {
         switch self {
         case .visibility: "visibility: an activity can be started only while the app is in the foreground"
+        case .invalidChannelID(let id): "the channel id '\(id)' is not base64: the activity does not start"
         }
     }
 }

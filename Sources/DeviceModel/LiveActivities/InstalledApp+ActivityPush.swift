@@ -20,10 +20,15 @@ extension InstalledApp {
             return
         }
         guard let activity = activities.first(where: { $0.pushTokenHex == push.token.hex }) else { return }
+        apply(push, aps, to: activity, via: "push\(apnsID)")
+    }
+
+    /// An update or end reaching `activity` by its token or by a broadcast (`via` says which, for the timeline).
+    func apply(_ push: RemotePush, _ aps: APS, to activity: Activity, via: String) {
         guard activity.activityState == .active || activity.activityState == .stale else {
             context.record(
                 .dropped, .activityEnded,
-                "liveactivity push\(apnsID) to an activity that is \(activity.activityState.rawValue): ignored",
+                "liveactivity \(via) to an activity that is \(activity.activityState.rawValue): ignored",
                 app: bundleID, notification: activity.id)
             return
         }
@@ -32,33 +37,34 @@ extension InstalledApp {
                 aps.event == nil
                 ? "no aps.event" : aps.timestamp == nil ? "no aps.timestamp" : "event \(aps.event?.rawValue ?? "")"
             context.record(
-                .dropped, .activityPayload, "liveactivity push\(apnsID): \(problem): not applied", app: bundleID,
+                .dropped, .activityPayload, "liveactivity \(via): \(problem): not applied", app: bundleID,
                 notification: activity.id)
             return
         }
         if let last = activity.lastTimestamp, Double(timestamp) <= last {
             context.record(
                 .dropped, .activityOrder,
-                "\(event.rawValue) push\(apnsID) with timestamp \(timestamp), not newer than the last applied "
+                "\(event.rawValue) \(via) with timestamp \(timestamp), not newer than the last applied "
                     + "(\(Int(last))): dropped", app: bundleID, notification: activity.id)
             return
         }
         if event == .update {
-            update(activity, aps, timestamp: timestamp, apnsID: apnsID)
+            guard withinActivityBudget(activity, priority: push.priority, via: via) else { return }
+            update(activity, aps, timestamp: timestamp, via: via)
         } else {
             activity.lastTimestamp = Double(timestamp)
             if let state = aps.contentState { activity.contentState = state }
             showAlert(aps, activity)
             end(
                 activity, dismissalDate: aps.dismissalDate.map { DeviceInstant(secondsSince1970: Double($0)) },
-                how: "end push\(apnsID) (timestamp \(timestamp))")
+                how: "end \(via) (timestamp \(timestamp))")
         }
     }
 
-    private func update(_ activity: Activity, _ aps: APS, timestamp: Int, apnsID: String) {
+    private func update(_ activity: Activity, _ aps: APS, timestamp: Int, via: String) {
         guard let state = aps.contentState else {
             context.record(
-                .dropped, .activityPayload, "update push\(apnsID) without aps.content-state: not applied",
+                .dropped, .activityPayload, "update \(via) without aps.content-state: not applied",
                 app: bundleID, notification: activity.id)
             return
         }
@@ -71,7 +77,7 @@ extension InstalledApp {
         armStaleDate(activity)
         context.record(
             .activity, .activityUpdate,
-            "update push\(apnsID) (timestamp \(timestamp)) applied: content-state "
+            "update \(via) (timestamp \(timestamp)) applied: content-state "
                 + String(decoding: JSONValue.object(state).encoded(), as: UTF8.self)
                 + (wasStale ? "; active again" : ""), app: bundleID, notification: activity.id)
         showAlert(aps, activity)
@@ -90,6 +96,8 @@ extension InstalledApp {
                 "no attributes"
             } else if aps.contentState == nil {
                 "no content-state"
+            } else if let channel = aps.inputPushChannel, !validChannel(channel) {
+                "input-push-channel '\(channel)' is not base64"
             } else {
                 nil
             }
@@ -105,6 +113,7 @@ extension InstalledApp {
             staleDate: aps.staleDate.map { DeviceInstant(secondsSince1970: Double($0)) },
             relevanceScore: aps.relevanceScore ?? 0, timestamp: aps.timestamp.map(Double.init),
             startedAt: context.now)
+        activity.channelID = aps.inputPushChannel
         activities.append(activity)
         if state == .notRunning || state == .forceQuit { state = .background }
         context.record(

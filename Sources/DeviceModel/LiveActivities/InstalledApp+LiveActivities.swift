@@ -19,11 +19,12 @@ extension InstalledApp {
         return token
     }
 
-    /// `Activity.request(attributes:content:pushType: .token)`: only in the foreground.
+    /// `Activity.request(attributes:content:pushType:)`: only in the foreground. `.token` (the default) hands the
+    /// app an update token; `.channel(id)` listens to broadcasts on the channel instead.
     @discardableResult
     public func requestActivity(
         attributesType: String, attributes: JSONObject, contentState: JSONObject, staleDate: DeviceInstant? = nil,
-        relevanceScore: Double = 0
+        relevanceScore: Double = 0, pushType: ActivityPushType = .token
     ) throws(ActivityAuthorizationError) -> Activity {
         guard state == .foreground else {
             context.record(
@@ -32,10 +33,18 @@ extension InstalledApp {
                 app: bundleID)
             throw .visibility
         }
+        if case .channel(let id) = pushType, !validChannel(id) {
+            context.record(
+                .activity, .activityChannel,
+                "Activity.request for \(attributesType) with pushType .channel('\(id)'): not base64, throws",
+                app: bundleID)
+            throw .invalidChannelID(id)
+        }
         let activity = Activity(
             id: context.newIdentifier(), attributesType: attributesType, attributes: attributes,
             contentState: contentState, staleDate: staleDate, relevanceScore: relevanceScore, timestamp: nil,
             startedAt: context.now)
+        if case .channel(let id) = pushType { activity.channelID = id }
         activities.append(activity)
         context.record(
             .activity, .activityStartForeground,
@@ -83,6 +92,14 @@ extension InstalledApp {
             self.dismiss(activity, rule: .activityLifetime, why: "12 hours since the start: removed")
         }
         armStaleDate(activity)
+        activityObserver.activityStarted?(activity)
+        if let channel = activity.channelID {
+            context.record(
+                .activity, .activityChannel,
+                "listens to broadcasts on channel \(channel) (no update token: one push type per activity)",
+                app: bundleID, notification: activity.id)
+            return
+        }
         let token =
             context.tokenIssuer?.liveActivityToken(bundleID: bundleID, activityID: activity.id)
             ?? seededActivityToken("activity " + activity.id)
@@ -91,7 +108,6 @@ extension InstalledApp {
             .activity, .activityUpdateToken,
             "pushTokenUpdates: update token \(hex(token)) handed to the app for its backend", app: bundleID,
             notification: activity.id)
-        activityObserver.activityStarted?(activity)
         activityObserver.pushTokenUpdate?(activity, token)
     }
 

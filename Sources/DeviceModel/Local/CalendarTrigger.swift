@@ -6,19 +6,23 @@ import APNs
 /// `Calendar.nextDate(after:matching:matchingPolicy: .nextTime)`): components larger than the smallest one
 /// set and left unset match anything, smaller ones match their lowest value (`hour: 9` fires at 09:00:00 every
 /// day); a day the month does not have moves forward to the first day of the next month (`day: 31` in June
-/// fires on July 1). Time zones are fixed offsets from UTC; nil floats with the device's (`Device.timeZoneOffset`
-/// when the request is added). Daylight saving time is not modelled.
+/// fires on July 1). A zone is a name (`Europe/Berlin`, daylight saving time included: see
+/// CalendarTrigger+TimeZone.swift) or a fixed offset from UTC; with neither the trigger floats with the
+/// device's zone (`Device.timeZoneIdentifier`, else `Device.timeZoneOffset`) when the request is added or re-armed.
 public struct CalendarTrigger: Sendable, Hashable {
     public let components: CalendarComponents
     public let repeats: Bool
-    /// Seconds east of UTC; nil: the device's zone.
+    /// Seconds east of UTC; nil: the named zone, or the device's.
     public let timeZoneOffset: Int?
+    /// A time zone name (`Europe/Berlin`), matched with its daylight saving time; nil: the offset, or the device's.
+    public let timeZoneIdentifier: String?
 
     /// Throws for a component out of its range (negative components never match, as on iOS, but the model
     /// refuses them at once so a profile's mistake is named).
-    public init(dateMatching components: CalendarComponents, repeats: Bool, timeZoneOffset: Int? = nil)
-        throws(FieldError)
-    {
+    public init(
+        dateMatching components: CalendarComponents, repeats: Bool, timeZoneOffset: Int? = nil,
+        timeZoneIdentifier: String? = nil
+    ) throws(FieldError) {
         let ranges: [(String, Int?, ClosedRange<Int>)] = [
             ("year", components.year, 1970...9999), ("month", components.month, 1...12),
             ("day", components.day, 1...31), ("weekday", components.weekday, 1...7), ("hour", components.hour, 0...23),
@@ -35,9 +39,40 @@ public struct CalendarTrigger: Sendable, Hashable {
         if let offset = timeZoneOffset, abs(offset) > 14 * 3600 {
             throw FieldError(field: "timeZone", message: "\(offset) s is more than 14 hours from UTC")
         }
+        if let timeZoneIdentifier {
+            guard timeZoneOffset == nil else {
+                throw FieldError(field: "timeZone", message: "give a name or an offset, not both")
+            }
+            try Self.checkTimeZone(timeZoneIdentifier)
+        }
         self.components = components
         self.repeats = repeats
         self.timeZoneOffset = timeZoneOffset
+        self.timeZoneIdentifier = timeZoneIdentifier
+    }
+
+    /// The zone the trigger matches in, for the timeline: its own, or the device's.
+    func zoneDescription(deviceZone: String?, deviceOffset: Int) -> String {
+        if let timeZoneIdentifier { return timeZoneIdentifier }
+        if let timeZoneOffset { return "UTC\(timeZoneOffset >= 0 ? "+" : "")\(timeZoneOffset) s" }
+        return deviceZone.map { "the device's \($0)" }
+            ?? "the device's UTC\(deviceOffset >= 0 ? "+" : "")\(deviceOffset) s"
+    }
+
+    /// Whether daylight saving time applies: the trigger's zone is named, or it floats with a named device zone.
+    func usesNamedZone(deviceZone: String?) -> Bool {
+        timeZoneIdentifier != nil || (timeZoneOffset == nil && deviceZone != nil)
+    }
+
+    /// `nextTriggerDate()` after `instant`: in the trigger's named zone, else its offset, else the device's named
+    /// zone (`deviceZone`), else `deviceOffset`.
+    public func nextTriggerDate(after instant: DeviceInstant, deviceZone: String?, deviceOffset: Int = 0)
+        -> DeviceInstant?
+    {
+        if let zone = timeZoneIdentifier ?? (timeZoneOffset == nil ? deviceZone : nil) {
+            return nextTriggerDate(after: instant, inZone: zone)
+        }
+        return nextTriggerDate(after: instant, deviceOffset: deviceOffset)
     }
 
     /// `nextTriggerDate()` after `instant`, in the trigger's zone (or `deviceOffset` when it has none); nil when

@@ -19,7 +19,8 @@ struct PendingRequest {
     var request: NotificationRequest
     /// Its place in the order of additions; firing events carry it, so a replaced request's events are void.
     let addition: Int
-    var fireDate: DeviceInstant
+    /// nil for a location trigger: it fires when the device moves, not at a time.
+    var fireDate: DeviceInstant?
 }
 
 extension NotificationCenter {
@@ -61,7 +62,9 @@ extension NotificationCenter {
             arm(id, addition: additions, at: fireDate)
             dropOverLimit()
         case .calendar(let trigger)?:
-            guard let fireDate = trigger.nextTriggerDate(after: context.now, deviceOffset: context.timeZoneOffset)
+            guard
+                let fireDate = trigger.nextTriggerDate(
+                    after: context.now, deviceZone: context.timeZoneIdentifier, deviceOffset: context.timeZoneOffset)
             else {
                 context.record(
                     .scheduled, .localCalendar, "no date matches the trigger's components: it never fires",
@@ -70,14 +73,68 @@ extension NotificationCenter {
             }
             additions += 1
             pending.append(PendingRequest(request: request, addition: additions, fireDate: fireDate))
+            let named = trigger.usesNamedZone(deviceZone: context.timeZoneIdentifier)
             context.record(
-                .scheduled, .localCalendar,
+                .scheduled, named ? .localCalendarZone : .localCalendar,
                 "scheduled for \(fireDate), the next date matching its components"
+                    + (named
+                        ? " in "
+                            + trigger.zoneDescription(
+                                deviceZone: context.timeZoneIdentifier, deviceOffset: context.timeZoneOffset) : "")
                     + (trigger.repeats ? ", repeating" : "")
                     + (status == .notDetermined ? " (accepted while notDetermined; shown only once authorized)" : ""),
                 app: app.bundleID, notification: id)
             arm(id, addition: additions, at: fireDate)
             dropOverLimit()
+        case .location(let trigger)?:
+            additions += 1
+            pending.append(PendingRequest(request: request, addition: additions, fireDate: nil))
+            let region = trigger.region
+            let how = [region.notifyOnEntry ? "entering" : nil, region.notifyOnExit ? "leaving" : nil]
+                .compactMap { $0 }.joined(separator: " or ")
+            let authorization = owner?.locationAuthorization ?? .notDetermined
+            context.record(
+                .scheduled, .localLocation,
+                "waits for \(how) region \(region.identifier) (\(region.center), \(Int(region.radius)) m)"
+                    + (trigger.repeats ? ", repeating" : "")
+                    + (authorization.allowsLocationTriggers
+                        ? "" : "; location authorization is \(authorization.rawValue), it cannot fire until granted"),
+                app: app.bundleID, notification: id)
+            dropOverLimit()
+        }
+    }
+
+    /// The device moved from `old` (nil: unknown) to `new`: fires the location triggers whose region edge it
+    /// crossed as they ask, if the app may use location.
+    func deviceMoved(from old: Coordinate?, to new: Coordinate) {
+        guard let old else { return }
+        for entry in pending {
+            guard case .location(let trigger)? = entry.request.trigger else { continue }
+            let region = trigger.region
+            let (was, now) = (region.contains(old), region.contains(new))
+            let crossing: String? =
+                if !was, now, region.notifyOnEntry {
+                    "entered"
+                } else if was, !now, region.notifyOnExit {
+                    "left"
+                } else {
+                    nil
+                }
+            guard let crossing else { continue }
+            let id = entry.request.identifier
+            let authorization = owner?.locationAuthorization ?? .notDetermined
+            guard authorization.allowsLocationTriggers else {
+                context.record(
+                    .dropped, .localLocationAuthorization,
+                    "\(crossing) region \(region.identifier), but location authorization is \(authorization.rawValue): "
+                        + "the trigger does not fire", app: app.bundleID, notification: id)
+                continue
+            }
+            if !trigger.repeats { pending.removeAll { $0.addition == entry.addition } }
+            context.record(
+                .scheduled, .localLocation, "\(crossing) region \(region.identifier): trigger fired", app: app.bundleID,
+                notification: id)
+            deliverLocal(entry.request, at: context.now)
         }
     }
 
@@ -103,7 +160,7 @@ extension NotificationCenter {
 
     /// The next time each pending request fires, by identifier.
     public func nextTriggerDate(ofPendingRequest identifier: String) -> DeviceInstant? {
-        pending.first { $0.request.identifier == identifier }?.fireDate
+        pending.first { $0.request.identifier == identifier }?.fireDate ?? nil
     }
 
     private func arm(_ identifier: String, addition: Int, at time: DeviceInstant) {
@@ -119,7 +176,8 @@ extension NotificationCenter {
             pending[index].fireDate = next
             arm(identifier, addition: addition, at: next)
         } else if case .calendar(let trigger)? = request.trigger, trigger.repeats,
-            let next = trigger.nextTriggerDate(after: time, deviceOffset: context.timeZoneOffset)
+            let next = trigger.nextTriggerDate(
+                after: time, deviceZone: context.timeZoneIdentifier, deviceOffset: context.timeZoneOffset)
         {
             pending[index].fireDate = next
             arm(identifier, addition: addition, at: next)

@@ -14,6 +14,8 @@ extension NotificationContent {
             title = alert.title.map(Self.text) ?? alert.titleLocKey.map { Self.format($0, alert.titleLocArgs) } ?? ""
             subtitle = alert.subtitle ?? alert.subtitleLocKey.map { Self.format($0, alert.subtitleLocArgs) } ?? ""
             body = alert.body.map(Self.text) ?? alert.locKey.map { Self.format($0, alert.locArgs) } ?? ""
+            summaryArgument = alert.summaryArg ?? ""
+            summaryArgumentCount = max(alert.summaryArgCount ?? 1, 0)
         case nil:
             break
         }

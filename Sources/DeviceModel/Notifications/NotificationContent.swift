@@ -17,6 +17,10 @@ public struct NotificationContent: Sendable, Hashable {
     public var relevanceScore: Double
     public var targetContentIdentifier: String?
     public var filterCriteria: String?
+    /// `summary-arg` (`summaryArgument`): what `%@` of the category's summary format names (iOS 12 to 14).
+    public var summaryArgument = ""
+    /// `summary-arg-count` (`summaryArgumentCount`): how many items this notification counts for in `%u`; 1.
+    public var summaryArgumentCount = 1
     /// Files shown with the notification (a service extension or a local request adds them).
     public var attachments: [NotificationAttachment] = []
 

@@ -24,6 +24,8 @@ public enum NotificationTrigger: Sendable, Hashable {
     case timeInterval(TimeIntervalTrigger)
     /// `UNCalendarNotificationTrigger`.
     case calendar(CalendarTrigger)
+    /// `UNLocationNotificationTrigger`.
+    case location(LocationTrigger)
 }
 
 /// `UNNotification`: a request the system delivered, and when.

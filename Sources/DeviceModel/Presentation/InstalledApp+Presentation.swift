@@ -3,7 +3,8 @@ import APNs
 // Presenting a delivered request (DEVICE-SEMANTICS.md 3.9, 4, 1c, 8):
 //   foreground -> the delegate's willPresent (no delegate: the configured default) -> settings
 //   otherwise  -> settings
-//   then the interruption level (passive: no banner or sound) and the critical sound's conditions.
+//   then the scheduled summary (passive and active held for it), the interruption level (passive: no banner
+//   or sound), the Focus, and the critical sound's conditions.
 
 extension InstalledApp {
     func present(_ request: NotificationRequest, at time: DeviceInstant) {
@@ -47,11 +48,13 @@ extension InstalledApp {
         }
 
         let level = effectiveLevel(content.interruptionLevel, settings, id, time)
+        if holdForSummary(notification, level: level, settings, time) { return }
         if level == .passive, !options.isDisjoint(with: [.banner, .sound]) {
             options.subtract([.banner, .sound])
             context.record(
                 .presented, .presentPassive, "passive: no banner, no sound", app: bundleID, notification: id, at: time)
         }
+        applyFocus(&options, level: level, settings, id, time)
         let defaultCriticalSound = level == .critical && content.sound == nil && !options.isEmpty
         if defaultCriticalSound {
             options.insert(.sound)
@@ -88,7 +91,7 @@ extension InstalledApp {
         }
     }
 
-    private func apply(_ presentation: Presentation) {
+    func apply(_ presentation: Presentation) {
         presentations.append(presentation)
         if let badge = presentation.badge { badgeCount = max(0, badge) }
         if presentation.listed {

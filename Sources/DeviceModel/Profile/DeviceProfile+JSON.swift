@@ -2,7 +2,7 @@ import APNs
 
 // Reading a profile from JSON. The layout (docs/DEVICE.md, "Device profiles"):
 //   { "app": { "bundle-id", "aps-environment", "entitlements", "background-modes", "categories",
-//              "delegate", "service-extension", "push-to-start" },
+//              "delegate", "service-extension", "push-to-start", "live-activity-frequent-updates" },
 //     "user": { "authorization", "critical-alerts" },
 //     "device": { "locked", "seed", "foreground-without-delegate", "scheduled-summary" },
 //     "script": [ { "<step>": <argument> }, ... ] }
@@ -102,7 +102,9 @@ extension DeviceProfile {
             }
             modes.insert(mode)
         }
-        return AppConfiguration(bundleID: bundleID, entitlements: entitlements, backgroundModes: modes)
+        return AppConfiguration(
+            bundleID: bundleID, entitlements: entitlements, backgroundModes: modes,
+            supportsLiveActivitiesFrequentUpdates: try app.bool("live-activity-frequent-updates") ?? false)
     }
 
     private static func categories(_ app: inout ProfileReader) throws(FieldError) -> [NotificationCategory] {

@@ -99,7 +99,24 @@ public enum ProfileStep: Sendable, Hashable {
     case dismiss(notification: String?)
     case addLocal(identifier: String, content: NotificationContent, after: Double?, repeats: Bool)
     case startActivity(attributesType: String, attributes: JSONObject, contentState: JSONObject)
+    /// `Activity.request(... pushType: .channel(channelID))`: an activity that listens to broadcasts.
+    case startChannelActivity(
+        attributesType: String, attributes: JSONObject, contentState: JSONObject, channelID: String)
     case endActivity(dismissImmediately: Bool)
+    /// The device's tokens change (a backup restore tells a registered app at once).
+    case rotateTokens(TokenRotation)
+    /// The user deletes the app and installs it again (a new token at its next registration).
+    case reinstall
+    /// The user turns a Focus on, or off (nil).
+    case focus(Focus?)
+    /// A local request with a location trigger.
+    case addLocationRequest(identifier: String, content: NotificationContent, trigger: LocationTrigger)
+    /// The device moves to a position (location triggers whose region it enters or leaves fire).
+    case move(Coordinate)
+    /// The user grants (or refuses) the app location authorization.
+    case locationAuthorization(LocationAuthorization)
+    /// The user turns Scheduled Summary on, at these times of day, and puts the app in it.
+    case scheduledSummary(times: [CalendarComponents])
 }
 
 /// A push a profile delivers itself.
@@ -112,17 +129,25 @@ public struct ProfilePush: Sendable, Hashable {
         case pushToStart(String)
         /// The update token of the app's latest activity.
         case latestActivity
+        /// A broadcast on this channel (a `liveactivity` push).
+        case channel(String)
     }
 
     public var target: Target
     public var pushType: PushType
     public var collapseID: String?
     public var payload: JSONValue
+    /// `apns-priority` (10, 5 or 1).
+    public var priority: Int
 
-    public init(target: Target = .device, pushType: PushType = .alert, collapseID: String? = nil, payload: JSONValue) {
+    public init(
+        target: Target = .device, pushType: PushType = .alert, collapseID: String? = nil, payload: JSONValue,
+        priority: Int = 10
+    ) {
         self.target = target
         self.pushType = pushType
         self.collapseID = collapseID
         self.payload = payload
+        self.priority = priority
     }
 }

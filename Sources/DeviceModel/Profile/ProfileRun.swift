@@ -31,6 +31,12 @@ public final class ProfileRun {
             clock: clock, user: profile.user, configuration: profile.deviceConfiguration, seed: profile.seed)
         device.isLocked = profile.locked
         app = device.install(profile.app)
+        configureApp()
+    }
+
+    /// What the app sets up when it first runs: its delegate, categories and service extension (again after a
+    /// reinstall, which leaves a fresh notification center).
+    private func configureApp() {
         if let choice = profile.delegate {
             let willPresent = choice.willPresent
             app.notificationCenter.delegate = NotificationCenterDelegate(
@@ -67,7 +73,7 @@ public final class ProfileRun {
             case .pushes:
                 throw FieldError(
                     field: "script[\(nextStep - 1)].wait-for-push",
-                    message: "needs an emulator (herald device run --emulator URL); without one, use push steps")
+                    message: "needs an emulator (herald device run --endpoint URL); without one, use push steps")
             }
         }
     }
@@ -85,6 +91,20 @@ public final class ProfileRun {
         case .unlock: device.isLocked = false
         case .requestAuthorization(let options): app.notificationCenter.requestAuthorization(options: options)
         case .register: app.registerForRemoteNotifications()
+        case .rotateTokens(let reason): device.rotateTokens(reason)
+        case .reinstall:
+            app.reinstall()
+            configureApp()
+        case .focus(let focus): device.focus = focus
+        case .addLocationRequest(let identifier, let content, let trigger):
+            try? app.notificationCenter.add(
+                NotificationRequest(identifier: identifier, content: content, trigger: .location(trigger)))
+        case .move(let coordinate): device.move(to: coordinate)
+        case .locationAuthorization(let authorization): app.locationAuthorization = authorization
+        case .scheduledSummary(let times):
+            device.isScheduledSummaryOn = true
+            device.scheduledSummaryTimes = times
+            app.notificationCenter.userChangesSettings { $0.scheduledDeliverySetting = .enabled }
         case .waitForPush(let count, let timeout): return .pushes(count: count, timeout: timeout)
         case .wait(let seconds): return .time(seconds)
         case .push(let push): device.receive(try remotePush(push, field: field + ".push"))
@@ -109,6 +129,9 @@ public final class ProfileRun {
                 NotificationRequest(identifier: identifier, content: content, trigger: trigger))
         case .startActivity(let type, let attributes, let contentState):
             _ = try? app.requestActivity(attributesType: type, attributes: attributes, contentState: contentState)
+        case .startChannelActivity(let type, let attributes, let contentState, let channel):
+            _ = try? app.requestActivity(
+                attributesType: type, attributes: attributes, contentState: contentState, pushType: .channel(channel))
         case .endActivity(let immediately):
             guard let activity = app.activities.last else {
                 throw FieldError(field: field + ".end-activity", message: "the app has no activity to end")
@@ -129,6 +152,7 @@ public final class ProfileRun {
 
     private func remotePush(_ push: ProfilePush, field: String) throws(FieldError) -> RemotePush {
         let token: [UInt8]
+        var channelID: String?
         switch push.target {
         case .device:
             guard let deviceToken = app.deviceToken else {
@@ -142,9 +166,13 @@ public final class ProfileRun {
                 throw FieldError(field: field + ".to", message: "the app has no activity with an update token")
             }
             token = activityToken
+        case .channel(let channel):
+            // A broadcast comes to the device, not to a token of the app; any well-formed token will do.
+            channelID = channel
+            token = app.deviceToken ?? Array(repeating: 0, count: 32)
         }
         return RemotePush(
             token: try DeviceToken(bytes: token), pushType: push.pushType, collapseID: push.collapseID,
-            payload: push.payload.encoded())
+            payload: push.payload.encoded(), priority: push.priority, channelID: channelID)
     }
 }

@@ -4,19 +4,26 @@ import APNs
 //   {"launch": {}}  {"background": {}}  {"foreground": {}}  {"force-quit": {}}  {"lock": {}}  {"unlock": {}}
 //   {"request-authorization": ["alert", "sound", "badge"]}  {"register": {}}
 //   {"wait-for-push": {"count": 1, "timeout": 60}}  {"wait": 30}
-//   {"push": {"payload": {...}, "push-type": "alert", "collapse-id": "m1", "to": "device"}}
+//   {"push": {"payload": {...}, "push-type": "alert", "collapse-id": "m1", "to": "device", "priority": 10}}
 //   {"open": {"notification": "m1"}}  {"dismiss": {}}
 //   {"tap-action": {"action": "reply", "text": "On my way", "notification": "m1"}}
 //   {"add-local": {"id": "r1", "title": "...", "body": "...", "after": 60, "repeats": false}}
-//   {"start-activity": {"attributes-type": "T", "attributes": {...}, "content-state": {...}}}
+//   {"start-activity": {"attributes-type": "T", "attributes": {...}, "content-state": {...}, "channel": "b64"}}
 //   {"end-activity": {"dismiss": "immediately"}}
+//   {"rotate": {"reason": "backup-restore"}}  {"reinstall": {}}
+//   {"focus": {"name": "Work", "allowed-apps": ["com.example.chat"], "time-sensitive": true}}  {"focus-off": {}}
+//   {"scheduled-summary": {"times": ["08:00", "18:00"]}}
+//   {"add-local-region": {"id": "r1", "title": "...", "latitude": 52.52, "longitude": 13.405, "radius": 100,
+//                         "on-entry": true, "on-exit": false, "repeats": false}}
+//   {"move": {"latitude": 52.52, "longitude": 13.405}}  {"location-authorization": "when-in-use"}
 // "notification" defaults to the newest one in Notification Center.
 
 extension ProfileStep {
     static let names = [
         "launch", "background", "foreground", "force-quit", "lock", "unlock", "request-authorization", "register",
         "wait-for-push", "wait", "push", "open", "dismiss", "tap-action", "add-local", "start-activity",
-        "end-activity",
+        "end-activity", "rotate", "reinstall", "focus", "focus-off", "scheduled-summary", "add-local-region", "move",
+        "location-authorization",
     ]
 
     init(json value: JSONValue, at path: String) throws(FieldError) {
@@ -35,6 +42,70 @@ extension ProfileStep {
         case "lock": self = .lock
         case "unlock": self = .unlock
         case "register": self = .register
+        case "reinstall": self = .reinstall
+        case "focus-off": self = .focus(nil)
+        case "move":
+            var reader = try ProfileReader(argument, at: field)
+            self = .move(try Self.coordinate(&reader))
+            try reader.finish()
+        case "location-authorization":
+            let choices: [(String, LocationAuthorization)] = [
+                ("when-in-use", .authorizedWhenInUse), ("always", .authorizedAlways), ("denied", .denied),
+                ("not-determined", .notDetermined),
+            ]
+            self = .locationAuthorization(try ProfileReader.pick(argument.stringValue ?? "", choices, field: field))
+        case "add-local-region":
+            var reader = try ProfileReader(argument, at: field)
+            let identifier = try reader.requiredString("id")
+            let content = NotificationContent(
+                title: try reader.string("title") ?? "", subtitle: try reader.string("subtitle") ?? "",
+                body: try reader.string("body") ?? "", categoryIdentifier: try reader.string("category") ?? "")
+            let center = try Self.coordinate(&reader)
+            guard let radius = reader.value("radius")?.doubleValue else {
+                throw FieldError(field: reader.field("radius"), message: "must be a number of meters")
+            }
+            let region = CircularRegion(
+                identifier: identifier, center: center, radius: radius,
+                notifyOnEntry: try reader.bool("on-entry") ?? true, notifyOnExit: try reader.bool("on-exit") ?? false)
+            let trigger: LocationTrigger
+            do {
+                trigger = try LocationTrigger(region: region, repeats: try reader.bool("repeats") ?? false)
+            } catch {
+                throw FieldError(field: "\(field).\(error.field)", message: error.message)
+            }
+            self = .addLocationRequest(identifier: identifier, content: content, trigger: trigger)
+            try reader.finish()
+        case "scheduled-summary":
+            var reader = try ProfileReader(argument, at: field)
+            var times: [CalendarComponents] = []
+            for (index, text) in (try reader.strings("times") ?? ["08:00", "18:00"]).enumerated() {
+                let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour),
+                    (0...59).contains(minute)
+                else {
+                    throw FieldError(
+                        field: reader.field("times") + "[\(index)]", message: "'\(text)' is not a time of day (HH:MM)")
+                }
+                times.append(CalendarComponents(hour: hour, minute: minute))
+            }
+            self = .scheduledSummary(times: times)
+            try reader.finish()
+        case "focus":
+            var reader = try ProfileReader(argument, at: field)
+            self = .focus(
+                Focus(
+                    name: try reader.string("name") ?? "Do Not Disturb",
+                    allowedApps: Set(try reader.strings("allowed-apps") ?? []),
+                    allowsTimeSensitive: try reader.bool("time-sensitive") ?? true))
+            try reader.finish()
+        case "rotate":
+            var reader = try ProfileReader(argument, at: field)
+            let reasons: [(String, TokenRotation)] = [
+                ("backup-restore", .backupRestore), ("new-device", .newDevice), ("os-reinstall", .osReinstall),
+                ("erase", .erase),
+            ]
+            self = .rotateTokens(try reader.choice("reason", reasons) ?? .backupRestore)
+            try reader.finish()
         case "request-authorization":
             guard let items = argument.arrayValue else {
                 throw FieldError(field: field, message: "must be an array of options, such as [\"alert\", \"sound\"]")
@@ -90,9 +161,14 @@ extension ProfileStep {
         case "start-activity":
             var reader = try ProfileReader(argument, at: field)
             let type = try reader.requiredString("attributes-type")
-            self = .startActivity(
-                attributesType: type, attributes: try Self.object(&reader, "attributes"),
-                contentState: try Self.object(&reader, "content-state"))
+            let attributes = try Self.object(&reader, "attributes")
+            let contentState = try Self.object(&reader, "content-state")
+            if let channel = try reader.string("channel") {
+                self = .startChannelActivity(
+                    attributesType: type, attributes: attributes, contentState: contentState, channelID: channel)
+            } else {
+                self = .startActivity(attributesType: type, attributes: attributes, contentState: contentState)
+            }
             try reader.finish()
         case "end-activity":
             var reader = try ProfileReader(argument, at: field)
@@ -103,6 +179,16 @@ extension ProfileStep {
             throw FieldError(
                 field: field, message: "is not a step (one of \(Self.names.joined(separator: ", ")))")
         }
+    }
+
+    private static func coordinate(_ reader: inout ProfileReader) throws(FieldError) -> Coordinate {
+        guard let latitude = reader.value("latitude")?.doubleValue else {
+            throw FieldError(field: reader.field("latitude"), message: "must be a number of degrees")
+        }
+        guard let longitude = reader.value("longitude")?.doubleValue else {
+            throw FieldError(field: reader.field("longitude"), message: "must be a number of degrees")
+        }
+        return Coordinate(latitude: latitude, longitude: longitude)
     }
 
     private static func object(_ reader: inout ProfileReader, _ key: String) throws(FieldError) -> JSONObject {
@@ -132,13 +218,27 @@ extension ProfileStep {
         case "activity": target = .latestActivity
         case let text where text.hasPrefix("push-to-start:"):
             target = .pushToStart(String(text.dropFirst("push-to-start:".count)))
+        case let text where text.hasPrefix("channel:"):
+            target = .channel(String(text.dropFirst("channel:".count)))
+            guard pushType == .liveactivity else {
+                throw FieldError(
+                    field: reader.field("push-type"), message: "must be liveactivity for a broadcast (to: channel:ID)")
+            }
         case let text:
             throw FieldError(
                 field: reader.field("to"),
-                message: "'\(text)' is not 'device', 'activity' or 'push-to-start:<attributes type>'")
+                message: "'\(text)' is not 'device', 'activity', 'push-to-start:<attributes type>' or 'channel:<id>'")
+        }
+        var priority = 10
+        if let value = reader.value("priority") {
+            guard let number = value.intValue, [1, 5, 10].contains(number) else {
+                throw FieldError(field: reader.field("priority"), message: "must be 10, 5 or 1")
+            }
+            priority = number
         }
         let push = ProfilePush(
-            target: target, pushType: pushType, collapseID: try reader.string("collapse-id"), payload: payload)
+            target: target, pushType: pushType, collapseID: try reader.string("collapse-id"), payload: payload,
+            priority: priority)
         try reader.finish()
         return push
     }

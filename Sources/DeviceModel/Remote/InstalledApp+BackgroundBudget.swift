@@ -60,3 +60,12 @@ extension InstalledApp {
             notification: held.identifier)
     }
 }
+
+extension InstalledApp {
+    /// The system ends an app that did not call its fetch completion handler in time; the missed call counts as
+    /// one more wake against the budget (Apple: apps that use much power are woken less; how much is U).
+    func terminatedForMissedFetchHandler() {
+        if state != .forceQuit { state = .notRunning }
+        backgroundWakes.append(context.now)
+    }
+}

@@ -86,6 +86,16 @@ extension InstalledApp {
         let id = request.identifier
         backgroundWakes.append(context.now)
         if state == .notRunning { state = .background }
+        if let handler = delegate.didReceiveRemoteNotificationWithFetchHandler {
+            let session = FetchCompletionSession(app: self, notificationID: id, startedAt: context.now)
+            context.record(
+                .appWoken, .backgroundWake,
+                "app woken (\(state.rawValue)): didReceiveRemoteNotification, its fetch completion handler due by "
+                    + "\(session.deadline)", app: bundleID, notification: id)
+            context.schedule(at: session.deadline) { session.expire() }
+            handler(request.content.userInfo, session.handler)
+            return
+        }
         guard let handler = delegate.didReceiveRemoteNotification else {
             context.record(
                 .appWoken, .backgroundWake,

@@ -9,25 +9,34 @@ public struct RemotePush: Sendable, Hashable {
     /// `apns-id`, for the timeline.
     public var apnsID: String?
     public var payload: [UInt8]
+    /// `apns-priority`: 10 (immediate, the default), 5 (power-aware) or 1. A Live Activity update at 10 counts
+    /// against the activity's budget.
+    public var priority: Int
+    /// `apns-channel-id` of a broadcast: the push reaches every activity subscribed to the channel, and `token`
+    /// only says which device it came to.
+    public var channelID: String?
 
     public init(
         token: DeviceToken, pushType: PushType = .alert, collapseID: String? = nil, apnsID: String? = nil,
-        payload: [UInt8]
+        payload: [UInt8], priority: Int = 10, channelID: String? = nil
     ) {
         self.token = token
         self.pushType = pushType
         self.collapseID = collapseID
         self.apnsID = apnsID
         self.payload = payload
+        self.priority = priority
+        self.channelID = channelID
     }
 
     /// A push with a payload built in Swift.
     public init(
         token: DeviceToken, pushType: PushType = .alert, collapseID: String? = nil, apnsID: String? = nil,
-        payload: Payload
+        payload: Payload, priority: Int = 10, channelID: String? = nil
     ) {
         self.init(
-            token: token, pushType: pushType, collapseID: collapseID, apnsID: apnsID, payload: payload.encoded().bytes)
+            token: token, pushType: pushType, collapseID: collapseID, apnsID: apnsID, payload: payload.encoded().bytes,
+            priority: priority, channelID: channelID)
     }
 }
 

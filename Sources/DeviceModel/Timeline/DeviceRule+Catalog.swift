@@ -127,6 +127,17 @@ extension DeviceRule {
         "PUSH-UNAUTHORIZED", "2", .documented,
         "Without authorization the system delivers remote notifications silently: nothing is shown.",
         source: "registerForRemoteNotifications()")
+    public static let backgroundFetchHandler = DeviceRule(
+        "BACKGROUND-FETCH-HANDLER", "7", .documented,
+        "A woken app must call the fetch completion handler within 30 seconds, or it is terminated; a late or "
+            + "second call is ignored.",
+        source: "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)")
+    public static let backgroundFetchPenalty = DeviceRule(
+        "BACKGROUND-FETCH-PENALTY", "7", .undocumented,
+        "A fetch completion handler not called in time counts against the app: one more wake on its background "
+            + "budget.",
+        source: "Apple: apps that use significant power processing remote notifications may not always be woken; "
+            + "how much less is not said. Default: the missed call counts as one more wake")
     public static let backgroundWake = DeviceRule(
         "BACKGROUND-WAKE", "7", .documented,
         "content-available:1 wakes the app through didReceiveRemoteNotification, if it has the remote-notification "
@@ -181,6 +192,38 @@ extension DeviceRule {
     public static let presentPassive = DeviceRule(
         "PRESENT-PASSIVE", "8", .documented, "A passive notification is listed without a banner or a sound.",
         source: "UNNotificationInterruptionLevel")
+    public static let summaryDelivery = DeviceRule(
+        "SUMMARY-DELIVERY", "8", .documented,
+        "With Scheduled Summary on and the app in it, passive and active notifications arriving outside the "
+            + "foreground are held for the next summary time; time-sensitive and critical ones break through.",
+        source: "UNNotificationInterruptionLevel (time-sensitive breaks through Summary); WWDC21 10091; the "
+            + "summary times are the user's (the model: 8:00 and 18:00, Device.scheduledSummaryTimes)")
+    public static let summaryOrder = DeviceRule(
+        "SUMMARY-ORDER", "8", .undocumented,
+        "At a summary time the held notifications are listed quietly, the highest relevance score first and "
+            + "featured; ties in arrival order.",
+        source: "Apple: relevanceScore sorts an app's notifications and the highest is featured in the summary; "
+            + "what else decides is not said. Default: relevance score, then arrival")
+    public static let groupThread = DeviceRule(
+        "GROUP-THREAD", "5", .observed,
+        "Notification Center groups notifications without a thread-id per app, the others per (app, thread); "
+            + "the newest leads its group.", source: "WWDC18 710 (wwdcnotes)")
+    public static let groupSummary = DeviceRule(
+        "GROUP-SUMMARY", "5", .observed,
+        "Under a group's lead: the category's categorySummaryFormat with %u the number of the others (each counting "
+            + "its summary-arg-count) and %@ their summary-args; without a format, 'N more notifications'.",
+        source: "categorySummaryFormat, summaryArgument (D, iOS 12-14; iOS 15 ignores the argument); the default "
+            + "text is O (mackuba.eu)")
+    public static let focusSilenced = DeviceRule(
+        "FOCUS-SILENCED", "8", .documented,
+        "While a Focus is on, passive and active notifications of apps it does not allow are silenced: listed, no "
+            + "banner, no sound; so is a time-sensitive one the user or the Focus does not let through.",
+        source: "UNNotificationInterruptionLevel (active does not break through system controls); Focus")
+    public static let focusBreakthrough = DeviceRule(
+        "FOCUS-BREAKTHROUGH", "8", .documented,
+        "Critical notifications always break through a Focus; time-sensitive ones with the entitlement, the app's "
+            + "timeSensitiveSetting and the Focus allowing them; any level of an app the Focus allows.",
+        source: "UNNotificationInterruptionLevel.timeSensitive, .critical; Time Sensitive entitlement")
     public static let levelCritical = DeviceRule(
         "LEVEL-CRITICAL", "8", .documented,
         "A critical notification that names no sound plays the default critical sound.",
@@ -312,4 +355,23 @@ extension DeviceRule {
             + "a repeating one re-arms after each firing.",
         source: "matching is documented only as 'components that are set'; default: .nextTime, as observed "
             + "(radar 32865247); a trigger without a zone floats with the device's; fixed offsets, no DST")
+    public static let localLocation = DeviceRule(
+        "LOCAL-LOCATION", "6", .documented,
+        "A location trigger fires when the device enters (notifyOnEntry) or leaves (notifyOnExit) its circular "
+            + "region; a repeating one stays pending.", source: "UNLocationNotificationTrigger, CLCircularRegion")
+    public static let localLocationAuthorization = DeviceRule(
+        "LOCAL-LOCATION-AUTH", "6", .documented,
+        "A location trigger needs when-in-use (or always) location authorization; without it a crossing fires "
+            + "nothing.", source: "UNLocationNotificationTrigger (the app must have when-in-use authorization)")
+    public static let localLocationCrossing = DeviceRule(
+        "LOCAL-LOCATION-CROSSING", "6", .undocumented,
+        "Only a crossing of the region's edge fires; the device's first position places it without crossing.",
+        source: "Apple: crossings go through heuristics and are not instant; the model fires at the move that "
+            + "crosses, at once, and never for where the device already is")
+    public static let localCalendarZone = DeviceRule(
+        "LOCAL-CALENDAR-ZONE", "6", .undocumented,
+        "A calendar trigger in a named time zone matches with its daylight saving time: a time the spring-forward "
+            + "gap skips fires at the first time after the gap, a time the fall-back repeats fires once, the first.",
+        source: "time zones and DST are undocumented; default: Calendar.nextDate(after:matching:matchingPolicy: "
+            + ".nextTime, repeatedTimePolicy: .first), the call iOS was observed to follow (radar 32865247)")
 }

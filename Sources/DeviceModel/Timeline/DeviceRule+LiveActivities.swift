@@ -55,4 +55,22 @@ extension DeviceRule {
         "LA-LIFETIME", "9", .documented,
         "After 8 hours an activity is ended by the system; after 12 hours it leaves the Lock Screen.",
         source: "Displaying live data with Live Activities")
+    public static let activityBudget = DeviceRule(
+        "LA-BUDGET", "9", .undocumented,
+        "A priority-10 update over the activity's hourly budget is throttled: not applied. Priority 5 is not "
+            + "counted; ends are never throttled.",
+        source: "Apple: priority 10 counts against a budget, NSSupportsLiveActivitiesFrequentUpdates raises it, "
+            + "the user can switch that off; no numbers. Default: per activity, 10 an hour, 230 with frequent "
+            + "updates (O: about 230 remaining at level frequent, luka-ios #146), an update over it dropped")
+    public static let activityChannel = DeviceRule(
+        "LA-CHANNEL", "9", .documented,
+        "An activity started with pushType .channel(id) (or a start push with input-push-channel) listens to "
+            + "broadcasts on the channel and gets no update token; an id that is not base64 fails the start.",
+        source: "PushType.channel(_:) (the id is base64); Starting and updating Live Activities with ActivityKit "
+            + "push notifications")
+    public static let activityBroadcast = DeviceRule(
+        "LA-BROADCAST", "9", .documented,
+        "A broadcast on a channel reaches every activity listening to it, applied as a push to its token; it "
+            + "cannot start an activity.",
+        source: "Starting and updating Live Activities with ActivityKit push notifications (broadcast push)")
 }

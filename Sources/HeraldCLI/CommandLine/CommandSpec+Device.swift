@@ -6,7 +6,9 @@ extension CommandSpec {
         options: [
             OptionSpec(
                 "endpoint", valueName: "URL",
-                help: "The emulator: https://HOST[:PORT], or http:// for h2c (default https://localhost:2197).",
+                help: "The emulator: https://HOST[:PORT], or http:// for h2c (default https://localhost:2197). "
+                    + "run: play the profile on this emulator when given on the command line; without it, offline "
+                    + "on a virtual clock.",
                 environmentVariable: "HERALD_ENDPOINT"),
             OptionSpec(
                 "ca-file", valueName: "FILE",
@@ -25,8 +27,7 @@ extension CommandSpec {
                 isSecret: true, environmentVariable: "HERALD_CONTROL_TOKEN"),
             OptionSpec(
                 "emulator", valueName: "URL",
-                help:
-                    "run: play the profile on this emulator (http:// for h2c); without it, offline on a virtual clock."),
+                help: "run: the same as --endpoint (the older name, kept as an alias)."),
             OptionSpec(
                 "until", valueName: "WHEN",
                 help: "run: after the script, 'end' (stop, the default), 'interrupt' (until Ctrl-C) or a time "
@@ -48,15 +49,16 @@ extension CommandSpec {
             'unregister' makes the emulator answer pushes to the token with 410 Unregistered. The paths \
             are in docs/EMULATOR.md, "Devices". 'run' plays a device profile (docs/DEVICE.md, "Device \
             profiles": the app, the user's answers and taps, the service extension, the script) on the device \
-            model and prints its timeline, each entry with the rule that decided it; with --emulator the app \
-            registers there and what is sent to its token reaches the model.
+            model and prints its timeline, each entry with the rule that decided it; with --endpoint (or its \
+            alias --emulator) the app registers on that emulator and what is sent to its tokens reaches the model. \
+            HERALD_ENDPOINT does not make a run go to an emulator; only the command line does.
             """,
         examples: [
             "herald device register --topic com.example.app --ca-file herald-data/ca.pem",
             "herald device listen 3f2a...9c --ca-file herald-data/ca.pem --count 1",
             "herald device register --endpoint http://127.0.0.1:8080 --topic com.example.app --listen",
             "herald device run Examples/devices/reply.json",
-            "herald device run profile.json --emulator http://127.0.0.1:8080 --until 30s --json",
+            "herald device run profile.json --endpoint http://127.0.0.1:8080 --until 30s --json",
         ]
     )
 }
@@ -125,7 +127,14 @@ public struct DeviceOptions: Equatable, Sendable {
             action = parsed.positionals[0] == "listen" ? .listen(token: token) : .unregister(token: token)
         case "run":
             guard let profile = token else { throw .missingArgument("PROFILE") }
-            let emulator = parsed.value("emulator")
+            // --endpoint from HERALD_ENDPOINT does not count: a variable set for other commands would
+            // otherwise turn every offline run into one on an emulator.
+            let given = [parsed.commandLineValue("endpoint"), parsed.value("emulator")].compactMap { $0 }
+            if given.count == 2, given[0] != given[1] {
+                throw .invalidValue(
+                    option: "--emulator", value: given[1], rule: "is an alias of --endpoint; give one of them")
+            }
+            let emulator = given.first
             if let emulator { try SendOptions.checkEndpoint(emulator) }
             action = .run(
                 profile: profile, emulator: emulator, until: try DeviceRunUntil(parsing: parsed.value("until")),

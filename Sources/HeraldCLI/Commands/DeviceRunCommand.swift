@@ -6,7 +6,7 @@ import HTTP2
 
 /// `herald device run PROFILE.json`: plays a device profile on the device model and prints the timeline as it
 /// happens (text, or JSON lines). Offline, on a virtual clock, pushes come from the profile's push steps; with
-/// `--emulator URL` the app registers on the emulator (`EmulatorDeviceAdapter`) and real time passes.
+/// `--endpoint URL` (alias `--emulator`) the app registers on the emulator (`EmulatorDeviceAdapter`) and real time passes.
 struct DeviceRunCommand {
     let command: DeviceCommand
     let profilePath: String
@@ -42,7 +42,7 @@ struct DeviceRunCommand {
         let endpoint: SimulatedDevice.Endpoint
         let loops: EventLoopGroup
         do {
-            endpoint = try command.makeEndpoint(url, option: "--emulator")
+            endpoint = try command.makeEndpoint(url, option: "--endpoint")
             loops = try EventLoopGroup(loopCount: 1, name: "herald-device-run")
         } catch {
             return fail("\(error)")
@@ -67,7 +67,7 @@ struct DeviceRunCommand {
                 }
             try await run.run(on: adapter, until: end)
         } catch let error as SimulatedDeviceError {
-            status = fail("--emulator \(url): \(TrustedCA.explaining("\(error)"))")
+            status = fail("--endpoint \(url): \(TrustedCA.explaining("\(error)"))")
         } catch {
             status = fail("\(profilePath): \(error)")
         }
