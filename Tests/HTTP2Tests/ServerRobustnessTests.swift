@@ -93,7 +93,9 @@ struct ServerRobustnessTests {
     func aClientThatStallsIsDroppedAfterTheHandshakeTimeoutWhileOthersGoOn(tls: Bool) async throws {
         let (serverTLS, fixture) = try makeServerTLS()
         let client = tls ? try clientTLS(fixture) : nil
-        let options = ServerTestOptions(tls: tls ? serverTLS : nil, handshakeTimeout: .milliseconds(300))
+        // Long enough for the healthy client's own TLS handshake on a loaded machine (a debug build,
+        // two cores shared with builds): at 300 ms the timeout sometimes cut it as well.
+        let options = ServerTestOptions(tls: tls ? serverTLS : nil, handshakeTimeout: .seconds(1))
         try await withServer(handler: TestHandler(route: apnsLikeRoute), options: options) { server in
             let port = server.port
             async let stalled = onThread { () -> Double in
@@ -113,8 +115,8 @@ struct ServerRobustnessTests {
             }
             #expect(try await served == 20)
             let waited = try await stalled
-            #expect(waited >= 0.29)
-            #expect(waited < 5)
+            #expect(waited >= 0.99)
+            #expect(waited < 6)
         }
     }
 
