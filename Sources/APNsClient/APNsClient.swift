@@ -64,31 +64,42 @@ public final class APNsClient: Sendable {
 
     /// Sends one notification; resends what the retry policy allows (same apns-id), re-signs the
     /// provider token once on ExpiredProviderToken.
-    public nonisolated(nonsending) func send(_ notification: APNsNotification) async throws(APNsClientError) -> APNsResponse {
+    public nonisolated(nonsending) func send(_ notification: APNsNotification) async throws(APNsClientError)
+        -> APNsResponse
+    {
         try await outcome(notification).get()
     }
 
     /// `send`, with the outcome as a value (handy in task groups and result streams).
-    public nonisolated(nonsending) func result(for notification: APNsNotification) async -> Result<APNsResponse, APNsClientError> {
+    public nonisolated(nonsending) func result(for notification: APNsNotification) async -> Result<
+        APNsResponse, APNsClientError
+    > {
         await outcome(notification)
     }
 
     /// The body of `send` and `result(for:)`, inlined into both so that each compiles to one async
     /// function down to the transport's continuation (fewer executor hops per notification).
     @inline(__always)
-    private nonisolated(nonsending) func outcome(_ notification: Notification) async -> Result<APNsResponse, APNsClientError> {
+    private nonisolated(nonsending) func outcome(_ notification: Notification) async -> Result<
+        APNsResponse, APNsClientError
+    > {
         let started = EventLoop.now()  // monotonic ns: no Duration arithmetic (Int128) per send
-        recorder.started()
-        let result = await attempt(notification)
-        recorder.finished(result, microseconds: (EventLoop.now() &- started) / 1000)
+        let shard = recorder.shard  // looked up once per send, not per event
+        shard.started.add(1, ordering: .relaxed)
+        let result = await attempt(notification, shard: shard)
+        recorder.finished(result, microseconds: (EventLoop.now() &- started) / 1000, in: shard)
         return result
     }
 
     @inline(__always)
-    private nonisolated(nonsending) func attempt(_ original: Notification) async -> Result<APNsResponse, APNsClientError> {
+    private nonisolated(nonsending) func attempt(
+        _ original: Notification, shard: MetricsRecorder.Shard
+    ) async -> Result<APNsResponse, APNsClientError> {
         if original.payload.count > original.payloadLimit {
-            return .failure(.invalidNotification(
-                "the payload is \(original.payload.count) bytes; \(original.pushType) pushes allow at most \(original.payloadLimit)"))
+            return .failure(
+                .invalidNotification(
+                    "the payload is \(original.payload.count) bytes; \(original.pushType) pushes allow at most \(original.payloadLimit)"
+                ))
         }
         var retries = RetryState()
         // Built once (its apns-id, generated here if the notification has none, stays the same on
@@ -100,8 +111,9 @@ public final class APNsClient: Sendable {
             case .success(let current): token = current
             case .failure(let error): return .failure(error)
             }
-            let request = Self.request(reusing: &built, for: original, authority: authority, authorization: token?.authorization)
-            recorder.wroteRequest()
+            let request = Self.request(
+                reusing: &built, for: original, authority: authority, authorization: token?.authorization)
+            shard.sent.add(1, ordering: .relaxed)
             let raw: Result<RawResponse, APNsClientError>
             if let http2 {
                 raw = await http2.perform(request, timeout: requestTimeout)
@@ -128,9 +140,10 @@ public final class APNsClient: Sendable {
                 break
             }
             if case .rejected(let rejection) = error, rejection.reason.prunesToken {
-                onPrunableToken?(PrunableToken(
-                    token: original.token, topic: original.topic, reason: rejection.reason,
-                    invalidSinceMilliseconds: rejection.timestampMilliseconds))
+                onPrunableToken?(
+                    PrunableToken(
+                        token: original.token, topic: original.topic, reason: rejection.reason,
+                        invalidSinceMilliseconds: rejection.timestampMilliseconds))
             }
             return result
         }

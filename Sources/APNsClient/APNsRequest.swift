@@ -15,6 +15,11 @@ public struct APNsRequest: Sendable, Equatable {
     let fixed: Fixed
     /// The apns-id sent (generated when the notification has none, so every send can be logged).
     public var apnsID: String { fixed.apnsID }
+    /// A device push made from a notification (not channel management or a broadcast).
+    var isNotification: Bool {
+        if case .some = fixed.wire { return true }
+        return false
+    }
     /// `:authority`, the same for every request to an endpoint.
     var authority: String { fixed.authority }
     /// `bearer <JWT>`, or nil with certificate auth.
@@ -58,7 +63,8 @@ public struct APNsRequest: Sendable, Equatable {
     public init(notification: borrowing APNsNotification, authority: String, authorization: String?) {
         let id = notification.apnsID.map { $0.value } ?? APNsID.random().value
         self.body = notification.payload.bytes
-        self.fixed = Fixed(apnsID: id, authority: authority, authorization: authorization, wire: WireValues(notification))
+        self.fixed = Fixed(
+            apnsID: id, authority: authority, authorization: authorization, wire: WireValues(notification))
     }
 
     /// `request` again with another authorization (a provider token signed since): the same

@@ -1,7 +1,8 @@
 import APNs
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a client has done so far: a snapshot, safe to read while sends go on.
@@ -42,8 +43,10 @@ final class MetricsRecorder: Sendable {
     static let shardCount = 16
     private let shards: [Shard] = (0..<MetricsRecorder.shardCount).map { _ in Shard() }
 
-    /// This thread's shard (threads may share one; that costs contention, never correctness).
-    private var shard: Shard {
+    /// This thread's shard (threads may share one; that costs contention, never correctness). A
+    /// send looks it up once and counts all its events there, wherever it resumes: the totals are
+    /// sums over every shard.
+    var shard: Shard {
         let thread = UInt64(pthread_self())
         return shards[Int(truncatingIfNeeded: ((thread >> 12) &* 0x9E37_79B9_7F4A_7C15) >> 60) % Self.shardCount]
     }
@@ -65,20 +68,15 @@ final class MetricsRecorder: Sendable {
         return total
     }
 
-    func started() {
-        shard.started.add(1, ordering: .relaxed)
-    }
-
-    func wroteRequest() {
-        shard.sent.add(1, ordering: .relaxed)
-    }
-
     func retried() {
         shard.retries.add(1, ordering: .relaxed)
     }
 
     func finished(_ result: Result<APNsResponse, APNsClientError>, microseconds: UInt64) {
-        let shard = self.shard
+        finished(result, microseconds: microseconds, in: shard)
+    }
+
+    func finished(_ result: Result<APNsResponse, APNsClientError>, microseconds: UInt64, in shard: Shard) {
         shard.state.withLock { metrics in
             metrics.latency.record(microseconds: microseconds)
             switch result {

@@ -16,6 +16,8 @@ struct SessionPlainValueTests {
         var nameIndex: Int
         var valueHuffman: Bool
         var value: [UInt8]
+        /// With incremental indexing (RFC 7541 section 6.2.1): both tables take the field.
+        var indexed = false
     }
 
     /// The literals of `block`, in order; nil if it does not parse.
@@ -58,7 +60,7 @@ struct SessionPlainValueTests {
                 found.append(
                     Literal(
                         neverIndexed: first & 0xF0 == 0x10, nameIndex: nameIndex, valueHuffman: value.huffman,
-                        value: value.bytes))
+                        value: value.bytes, indexed: first & 0x40 != 0))
             }
         }
         return found

@@ -165,6 +165,8 @@ public final class HTTP2Transport: APNsTransport {
         }
         var session = HTTP2SessionConfiguration()
         session.keptResponseHeaders = responseHeaders
+        // `apns-id` (a plain value, new in every request) named by index after the first request.
+        session.plainNamesIndexedOnce = HTTP2HeaderNameSet(["apns-id"])
         return HTTP2ClientConnection.Configuration(
             host: endpoint.host, port: endpoint.port, tls: tls, serverName: endpoint.host, proxy: proxy,
             session: session, connectTimeout: configuration.connectTimeout,

@@ -289,7 +289,11 @@ final class LoopPool: @unchecked Sendable {
         guard let index = requests.index(ticket) else { return }
         switch result {
         case .success(let response):
-            finish(ticket, .success(Self.rawResponse(response, sentID: requests[index].apnsID)))
+            finish(
+                ticket,
+                .success(
+                    Self.rawResponse(
+                        response, sentID: requests[index].apnsID, isNotification: requests[index].isNotification)))
         case .failure(let failure):
             if !failure.mayHaveBeenProcessed, requests[index].resends < Self.maximumResends, !shuttingDown {
                 requests[index].resends += 1
@@ -312,9 +316,11 @@ final class LoopPool: @unchecked Sendable {
     }
 
     /// What the client reads from `response`, made with one initialiser and handed on at once.
-    static func rawResponse(_ response: HTTP2Response, sentID: String) -> RawResponse {
+    /// `isNotification`: the answer to a device push, which has no broadcast or channel ids to read
+    /// (a server that leaves out `apns-id` gets the sent one, in `APNsClient`).
+    static func rawResponse(_ response: HTTP2Response, sentID: String, isNotification: Bool) -> RawResponse {
         let apnsID = Self.apnsID(response.headers, sent: sentID)
-        if let apnsID {
+        if apnsID != nil || isNotification {
             return RawResponse(
                 status: response.status, apnsID: apnsID, uniqueID: response.headers.value(for: "apns-unique-id"),
                 body: response.body)

@@ -13,6 +13,8 @@ struct RequestSlots {
         var request: APNsRequest?
         /// The request's apns-id (kept apart: reading it does not copy the request).
         var apnsID = ""
+        /// A device push (its answer carries apns-id, never a broadcast's or a channel's ids).
+        var isNotification = false
         /// Who hears the outcome; nil while the slot is free.
         var completion: RequestCompletion?
         /// When the request times out (`EventLoop.now()` ns).
@@ -41,6 +43,7 @@ struct RequestSlots {
         }
         slots[index].request = request
         slots[index].apnsID = request.apnsID
+        slots[index].isNotification = request.isNotification
         slots[index].completion = completion
         slots[index].deadline = deadline
         slots[index].timeout = timeout

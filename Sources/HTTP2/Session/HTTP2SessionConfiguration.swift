@@ -27,6 +27,12 @@ public struct HTTP2SessionConfiguration: Sendable, Equatable {
     /// against `maxHeaderListSize` but are dropped unread; `:status` is always parsed into the
     /// response's `status`, and appears among its headers only if named here.
     public var keptResponseHeaders: HTTP2HeaderNameSet?
+    /// Client: plain-value fields (`HTTP2HeaderBuffer.append(..., plainValue: true)`) with these
+    /// names, not pseudo-headers, go once per connection as ordinary indexed fields, so that both
+    /// sides' HPACK tables hold the name and every later request names the field by its index.
+    /// For a name the static table lacks (`apns-id`): as a never-indexed literal nghttp2 would
+    /// write the name itself, Huffman-coded, into every request. Nil: always plain.
+    public var plainNamesIndexedOnce: HTTP2HeaderNameSet?
 
     public init() {}
 

@@ -168,11 +168,15 @@ extension NGHTTP2Session {
         let room =
             splicesPlainValues(block: block, buffer: buffer, fieldCount: needed) ? plainLiterals.room(index) : nil
         var plainLength = 0
+        var noNames: [[UInt8]] = []
         let result = buffer.withFields { base, entries in
             if let block { count = Self.copy(block, 0..<blockPseudo, to: fields, at: count) }
-            count = Self.copy(entries, base, pseudo: true, room: room, &plainLength, to: fields, at: count)
+            count = Self.copy(
+                entries, base, pseudo: true, room: room, &plainLength, indexingOnce: &noNames, to: fields, at: count)
             if let block { count = Self.copy(block, blockPseudo..<block.count, to: fields, at: count) }
-            count = Self.copy(entries, base, pseudo: false, room: room, &plainLength, to: fields, at: count)
+            count = Self.copy(
+                entries, base, pseudo: false, room: room, &plainLength, indexingOnce: &plainNamesToIndex, to: fields,
+                at: count)
             slots[index].plainLength = plainLength
             if plainLength > 0 { splicesHeaders = true }
             return submit(UnsafePointer(fields), count)
@@ -196,15 +200,26 @@ extension NGHTTP2Session {
     /// Puts the buffer's pseudo-headers (or its other fields) at `fields[count...]`, pointing into
     /// `base` (the buffer's bytes, which nghttp2 copies); returns the new count. With a `room`, a
     /// plain value's field gets the placeholder, and its value goes there as a string literal
-    /// (`plainLength` counts the room's bytes).
+    /// (`plainLength` counts the room's bytes). A plain value whose name is in `indexingOnce` goes
+    /// as an ordinary indexed field instead, and its name leaves the list (see
+    /// `HTTP2SessionConfiguration.plainNamesIndexedOnce`).
     @inline(__always)
     private static func copy(
         _ entries: UnsafeBufferPointer<HTTP2HeaderBuffer.Entry>, _ base: UnsafeMutablePointer<UInt8>, pseudo: Bool,
-        room: UnsafeMutablePointer<UInt8>?, _ plainLength: inout Int, to fields: UnsafeMutablePointer<nghttp2_nv>,
-        at count: Int
+        room: UnsafeMutablePointer<UInt8>?, _ plainLength: inout Int, indexingOnce: inout [[UInt8]],
+        to fields: UnsafeMutablePointer<nghttp2_nv>, at count: Int
     ) -> Int {
         var count = count
         for entry in entries where entry.isPseudo == pseudo {
+            if entry.plainValue, !indexingOnce.isEmpty,
+                removeName(UnsafeBufferPointer(start: base + entry.start, count: entry.nameCount), from: &indexingOnce)
+            {
+                fields[count] = nghttp2_nv(
+                    name: base + entry.start, value: base + entry.start + entry.nameCount,
+                    namelen: entry.nameCount, valuelen: entry.valueCount, flags: NGHTTP2.flagNone)
+                count += 1
+                continue
+            }
             if let room, entry.plainValue {
                 fields[count] = nghttp2_nv(
                     name: base + entry.start, value: plainPlaceholder, namelen: entry.nameCount, valuelen: 1,
@@ -221,6 +236,13 @@ extension NGHTTP2Session {
             count += 1
         }
         return count
+    }
+
+    /// Removes `name` from `names`; false when it is not there.
+    private static func removeName(_ name: UnsafeBufferPointer<UInt8>, from names: inout [[UInt8]]) -> Bool {
+        guard let position = names.firstIndex(where: { $0.elementsEqual(name) }) else { return false }
+        names.remove(at: position)
+        return true
     }
 
     /// RST_STREAM on an open stream; a client request reset this way is reported as `cancelled`.

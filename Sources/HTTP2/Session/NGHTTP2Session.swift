@@ -76,6 +76,9 @@ final class NGHTTP2Session {
     @exclusivity(unchecked) var splicesHeaders = false
     /// Room for each slot's plain values, as string literals (NGHTTP2Session+PlainValues.swift).
     @exclusivity(unchecked) var plainLiterals = PlainLiteralRooms()
+    /// Client: the names of `configuration.plainNamesIndexedOnce` not yet sent indexed on this
+    /// connection (empty once they all were, or without the setting).
+    @exclusivity(unchecked) var plainNamesToIndex: [[UInt8]] = []
     /// The stream of the HEADERS frame nghttp2 reported sent last, and its slot: nghttp2 reports a
     /// frame sent (and closes a stream its END_STREAM ends) before mem_send hands the frame out, so
     /// by then a server's answered stream may be unknown to nghttp2.
@@ -116,6 +119,9 @@ final class NGHTTP2Session {
         filtersResponseHeaders = role == .client && configuration.keptResponseHeaders != nil
         keptHeaderLengths = configuration.keptResponseHeaders?.lengthMask ?? 0
         keptHeaders = configuration.keptResponseHeaders ?? HTTP2HeaderNameSet([])
+        if role == .client, let names = configuration.plainNamesIndexedOnce?.names {
+            plainNamesToIndex = names.map { Array($0.utf8) }.filter { $0.first != UInt8(ascii: ":") }
+        }
         statusScratch.initialize(repeating: 0, count: 12)
         for (offset, byte) in ":status".utf8.enumerated() {
             statusScratch[offset] = byte
