@@ -41,16 +41,26 @@ enum SQLiteAPNsID {
         }
     }
 
-    /// Migration 2's conversion of the text apns-ids to bytes (see above).
+    /// Migration 2's conversion of the text apns-ids to bytes (see above), a page of rows at a
+    /// time so that a large table is never held in memory.
     @Sendable static func convertTextIDs(_ database: SQLiteDatabase) throws {
-        let rows = try database.query("SELECT seq, apns_id FROM deliveries WHERE typeof(apns_id) = 'text'") {
-            statement in (statement.int(0) ?? 0, statement.string(1) ?? "")
-        }
-        for (seq, text) in rows {
-            guard let id = try? APNsID(text) else { continue }
-            let bytes = bytes(id)
-            guard read(.blob(bytes)) == id else { continue }
-            try database.run("UPDATE deliveries SET apns_id = ? WHERE seq = ?", [.blob(bytes), .integer(seq)])
+        var cursor = 0
+        while true {
+            let rows = try database.query(
+                """
+                SELECT seq, apns_id FROM deliveries WHERE seq > ? AND typeof(apns_id) = 'text'
+                    ORDER BY seq LIMIT 10000
+                """,
+                [.integer(cursor)]
+            ) { statement in (statement.int(0) ?? 0, statement.string(1) ?? "") }
+            guard let last = rows.last else { return }
+            cursor = last.0
+            for (seq, text) in rows {
+                guard let id = try? APNsID(text) else { continue }
+                let bytes = bytes(id)
+                guard read(.blob(bytes)) == id else { continue }
+                try database.run("UPDATE deliveries SET apns_id = ? WHERE seq = ?", [.blob(bytes), .integer(seq)])
+            }
         }
     }
 
