@@ -6,9 +6,11 @@ import APNs
 import Storage
 
 extension SQLiteGatewayStore {
+    /// A row names its notification by seq; the column reads back its id (a rowid lookup).
     static let deliveryColumns = """
-        seq, notification_id, kind, recipient, environment, apns_id, status, reason, attempts, next_attempt_at,
-        last_attempt_at, apns_unique_id, claimed_by, claimed_until
+        seq, (SELECT id FROM notifications WHERE notifications.seq = deliveries.notification_seq), kind, recipient,
+        environment, apns_id, status, reason, attempts, next_attempt_at, last_attempt_at, apns_unique_id, claimed_by,
+        claimed_until
         """
 
     /// Claims the oldest due rows: parameters claimer, claimed-until (twice), now, limit.
@@ -21,12 +23,12 @@ extension SQLiteGatewayStore {
 
     /// Ends the listed deliveries as succeeded: parameters now, a JSON array of [delivery seq,
     /// apns-unique-id or null]. json_each drives, each row one rowid lookup; rows no longer
-    /// pending are left alone. Returns each ended row's notification.
+    /// pending are left alone. Returns each ended row's notification seq.
     static let successSQL = """
         UPDATE deliveries SET status = 'succeeded', reason = NULL, attempts = attempts + 1, last_attempt_at = ?1,
             apns_unique_id = o.value ->> 1, claimed_by = NULL, claimed_until = NULL
             FROM json_each(?2) o WHERE deliveries.seq = o.value ->> 0 AND deliveries.status = 'pending'
-            RETURNING deliveries.notification_id
+            RETURNING deliveries.notification_seq
         """
 
     public func claimDeliveries(limit: Int, claimer: String, leaseMilliseconds: Int, now: Int)
@@ -51,23 +53,24 @@ extension SQLiteGatewayStore {
     public func recordOutcomes(_ outcomes: [DeliveryOutcome], backoff: DeliveryBackoff, now: Int)
         async throws(GatewayStoreError) -> Int
     {
-        try await inTransaction { database in
+        // Successes (nearly every outcome of a fan-out) are one statement for the batch, which
+        // reads nothing back but the notification of each row it ended: what
+        // `Delivery.applying(.succeeded)` does, written in SQL. Their JSON is encoded here, on the
+        // caller's thread, not on the store's.
+        let successes = outcomes.compactMap { outcome -> JSONValue? in
+            guard case .succeeded(let uniqueID) = outcome.result else { return nil }
+            return .array([.number(JSONNumber(outcome.deliveryID)), uniqueID.map(JSONValue.string) ?? .null])
+        }
+        let successList = successes.isEmpty ? nil : JSONValue.array(successes).encodedString
+        return try await inTransaction { database in
             var pruned = 0
             var notifications: [NotificationID: StoredNotification] = [:]
             var changes: [NotificationID: NotificationCounts] = [:]
-            // Successes (nearly every outcome of a fan-out) are one statement for the batch, which
-            // reads nothing back but the notification of each row it ended: what
-            // `Delivery.applying(.succeeded)` does, written in SQL.
-            let successes = outcomes.compactMap { outcome -> JSONValue? in
-                guard case .succeeded(let uniqueID) = outcome.result else { return nil }
-                return .array([.number(JSONNumber(outcome.deliveryID)), uniqueID.map(JSONValue.string) ?? .null])
-            }
-            if !successes.isEmpty {
-                let ended = try database.query(
-                    Self.successSQL, [.integer(now), .text(JSONValue.array(successes).encodedString)]
-                ) { $0.string(0) }
-                for id in ended {
-                    if let id { changes[id, default: NotificationCounts()].count(.succeeded) }
+            var succeededBySeq: [Int: Int] = [:]
+            if let successList {
+                let ended = try database.query(Self.successSQL, [.integer(now), .text(successList)]) { $0.int(0) }
+                for seq in ended {
+                    if let seq { succeededBySeq[seq, default: 0] += 1 }
                 }
             }
             for outcome in outcomes {
@@ -105,6 +108,16 @@ extension SQLiteGatewayStore {
                 {
                     pruned += 1
                 }
+            }
+            for (seq, succeeded) in succeededBySeq {
+                try database.run(
+                    "UPDATE notifications SET pending = pending - ?1, succeeded = succeeded + ?1 WHERE seq = ?2",
+                    [.integer(succeeded), .integer(seq)])
+                try database.run(
+                    """
+                    UPDATE notifications SET state = 'done'
+                        WHERE seq = ? AND state = 'sending' AND expanded = 1 AND pending = 0
+                    """, [.integer(seq)])
             }
             for (id, change) in changes {
                 try database.run(
@@ -155,7 +168,11 @@ extension SQLiteGatewayStore {
             let limit = StoreLimits.clamp(limit)
             // One row more than asked says whether there is a next page.
             let rows = try database.select(
-                "SELECT \(Self.deliveryColumns) FROM deliveries WHERE notification_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                """
+                SELECT \(Self.deliveryColumns) FROM deliveries
+                    WHERE notification_seq = (SELECT seq FROM notifications WHERE id = ?) AND seq > ?
+                    ORDER BY seq LIMIT ?
+                """,
                 [.text(notificationID), .integer(cursor ?? 0), .integer(limit + 1)], table: "deliveries",
                 Self.readDelivery)
             let page = Array(rows.prefix(limit))
@@ -164,9 +181,9 @@ extension SQLiteGatewayStore {
     }
 
     static func readDelivery(_ row: SQLiteRowReader) throws(GatewayStoreError) -> Delivery {
-        let apnsID = try row.string(5, "apns_id")
-        let id: APNsID
-        do { id = try APNsID(apnsID) } catch { throw row.corrupt("apns_id", apnsID) }
+        guard let id = SQLiteAPNsID.read(row.statement.value(5)) else {
+            throw row.corrupt("apns_id", "\(row.statement.value(5))")
+        }
         return Delivery(
             id: try row.int(0, "seq"), notificationID: try row.string(1, "notification_id"),
             kind: try row.value(2, "kind"),

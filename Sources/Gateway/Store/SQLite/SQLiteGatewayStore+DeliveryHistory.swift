@@ -1,6 +1,6 @@
 // A recipient's deliveries across notifications, newest first (a device's history in the console).
-// Index `deliveries_by_recipient` (migration 2) walks one recipient's rows backwards by seq; the
-// notification's app is checked per row through `notifications.id`'s unique index.
+// Index `deliveries_by_recipient` (migration 3) walks one recipient's rows backwards by seq; the
+// notification's app is checked per row by its rowid.
 import APNs
 import Storage
 
@@ -15,7 +15,7 @@ extension SQLiteGatewayStore {
                 """
                 SELECT \(Self.deliveryColumns) FROM deliveries
                     WHERE recipient = ? AND kind = ? AND seq < ?
-                        AND EXISTS (SELECT 1 FROM notifications n WHERE n.id = notification_id AND n.bundle_id = ?)
+                        AND EXISTS (SELECT 1 FROM notifications n WHERE n.seq = notification_seq AND n.bundle_id = ?)
                     ORDER BY seq DESC LIMIT ?
                 """,
                 [

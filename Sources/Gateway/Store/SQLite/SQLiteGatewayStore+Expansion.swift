@@ -40,7 +40,8 @@ extension SQLiteGatewayStore {
     ) throws -> (step: ExpansionProgress.Step, made: [Delivery]) {
         let rows = try database.select(
             """
-            SELECT state, expanded, expansion_cursor, to_kind, to_values, to_detail, bundle_id, environment, recipients
+            SELECT state, expanded, expansion_cursor, to_kind, to_values, to_detail, bundle_id, environment, recipients,
+                seq
                 FROM notifications WHERE id = ?
             """, [.text(id)], table: "notifications"
         ) { row throws(GatewayStoreError) in
@@ -50,7 +51,7 @@ extension SQLiteGatewayStore {
                 values: try row.string(4, "to_values"), detail: row.optionalString(5),
                 bundleID: try row.string(6, "bundle_id"),
                 environment: try row.value(7, "environment", as: Environment.self),
-                recipients: try row.int(8, "recipients")
+                recipients: try row.int(8, "recipients"), seq: try row.int(9, "seq")
             )
         }
         guard let notification = rows.first else { throw GatewayStoreError.unknownNotification(id) }
@@ -60,15 +61,16 @@ extension SQLiteGatewayStore {
         let chunk: (count: Int, cursor: Int, finished: Bool, made: [Delivery])
         if Self.isQueried(notification.kind) {
             chunk = try insertQueriedChunk(
-                id: id, kind: notification.kind, list: notification.values, detail: notification.detail,
-                bundleID: notification.bundleID, after: notification.cursor, limit: chunkSize, lease: lease, now: now,
-                in: database)
+                id: id, seq: notification.seq, kind: notification.kind, list: notification.values,
+                detail: notification.detail, bundleID: notification.bundleID, after: notification.cursor,
+                limit: chunkSize, lease: lease, now: now, in: database)
         } else {
             let listed = try recipients(
                 kind: notification.kind, list: notification.values, detail: notification.detail,
                 bundleID: notification.bundleID, environment: notification.environment, after: notification.cursor,
                 limit: chunkSize, in: database)
-            let made = try insertRows(listed.rows, id: id, lease: lease, now: now, in: database)
+            let made = try insertRows(
+                listed.rows, id: id, seq: notification.seq, lease: lease, now: now, in: database)
             chunk = (listed.rows.count, listed.cursor, listed.finished, made)
         }
         let count = chunk.count
@@ -88,7 +90,7 @@ extension SQLiteGatewayStore {
     /// Inserts `rows` one statement each, each with a fresh apns-id; with a lease, made claimed by
     /// it and returned.
     private static func insertRows(
-        _ rows: [ExpansionRow], id: NotificationID, lease: Lease?, now: Int,
+        _ rows: [ExpansionRow], id: NotificationID, seq: Int, lease: Lease?, now: Int,
         in database: SQLiteDatabase
     ) throws -> [Delivery] {
         var made: [Delivery] = []
@@ -97,13 +99,14 @@ extension SQLiteGatewayStore {
             // A claimed row is due again when its lease runs out, as `claimDeliveries` leaves it.
             try database.run(
                 """
-                INSERT INTO deliveries (notification_id, kind, recipient, environment, apns_id, status, next_attempt_at,
-                    claimed_by, claimed_until)
+                INSERT INTO deliveries (notification_seq, kind, recipient, environment, apns_id, status,
+                    next_attempt_at, claimed_by, claimed_until)
                     VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)
                 """,
                 [
-                    .text(id), .text(recipient.kind.rawValue), .text(recipient.recipient),
-                    .text(recipient.environment.rawValue), .text(apnsID.value), .integer(lease?.until ?? now),
+                    .integer(seq), .text(recipient.kind.rawValue), .text(recipient.recipient),
+                    .text(recipient.environment.rawValue), .blob(SQLiteAPNsID.bytes(apnsID)),
+                    .integer(lease?.until ?? now),
                     SQLiteValue(lease?.claimer), SQLiteValue(lease?.until),
                 ])
             if let lease {

@@ -161,7 +161,8 @@ extension SQLiteGatewayStore {
             guard notification.state == .scheduled || notification.state == .sending else { return notification }
             let cancelled = try database.run(
                 "UPDATE deliveries SET status = 'cancelled', claimed_by = NULL, claimed_until = NULL "
-                    + "WHERE notification_id = ? AND status = 'pending'", [.text(id)])
+                    + "WHERE notification_seq = (SELECT seq FROM notifications WHERE id = ?) AND status = 'pending'",
+                [.text(id)])
             try database.run(
                 """
                 UPDATE notifications SET state = 'cancelled', pending = pending - ?, cancelled = cancelled + ?
@@ -189,7 +190,8 @@ extension SQLiteGatewayStore {
         let reasons = try database.query(
             """
             SELECT reason, count(*) FROM deliveries
-                WHERE notification_id = ? AND status = 'failed' AND reason IS NOT NULL GROUP BY reason
+                WHERE notification_seq = (SELECT seq FROM notifications WHERE id = ?) AND status = 'failed'
+                    AND reason IS NOT NULL GROUP BY reason
             """, [.text(id)]
         ) { ($0.string(0) ?? "", $0.int(1) ?? 0) }
         counts.byReason = Dictionary(reasons, uniquingKeysWith: +)

@@ -111,8 +111,41 @@ extension SQLiteGatewayStore {
                 CREATE INDEX deliveries_by_notification ON deliveries (notification_id, seq);
                 CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending';
                 """),
+        // A delivery row is written twice per send (made, then its outcome) on the store's one
+        // thread, which bounds a fan-out's rate: the row names its notification by the integer seq
+        // (a rowid, not the 36-character id, in the row and in deliveries_by_notification) and
+        // keeps its apns-id as 16 bytes, drawn by one randomblob(16) (`SQLiteAPNsID`).
         SQLiteMigration(
-            "2: deliveries by recipient",
+            "2: deliveries by notification seq, apns-ids as 16 bytes",
+            sql: """
+                CREATE TABLE deliveries_2 (
+                    seq INTEGER PRIMARY KEY,  -- creation order; the listing cursor
+                    notification_seq INTEGER NOT NULL REFERENCES notifications(seq),
+                    kind TEXT NOT NULL CHECK (kind IN ('device', 'activity', 'pushtostart', 'channel')),
+                    recipient TEXT NOT NULL,  -- token hex, or the channel id
+                    environment TEXT NOT NULL CHECK (environment IN ('sandbox', 'production')),
+                    apns_id BLOB NOT NULL,    -- 16 bytes, fixed here: every attempt carries it (`SQLiteAPNsID`)
+                    status TEXT NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed', 'cancelled')),
+                    reason TEXT,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at INTEGER NOT NULL,  -- a claim moves it to the end of the lease
+                    last_attempt_at INTEGER,
+                    apns_unique_id TEXT,
+                    claimed_by TEXT,
+                    claimed_until INTEGER
+                );
+                INSERT INTO deliveries_2
+                    SELECT d.seq, n.seq, d.kind, d.recipient, d.environment, d.apns_id, d.status, d.reason,
+                        d.attempts, d.next_attempt_at, d.last_attempt_at, d.apns_unique_id, d.claimed_by,
+                        d.claimed_until
+                    FROM deliveries d JOIN notifications n ON n.id = d.notification_id;
+                DROP TABLE deliveries;
+                ALTER TABLE deliveries_2 RENAME TO deliveries;
+                CREATE INDEX deliveries_by_notification ON deliveries (notification_seq, seq);
+                CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending';
+                """, then: SQLiteAPNsID.convertTextIDs),
+        SQLiteMigration(
+            "3: deliveries by recipient",
             sql: """
                 -- A device's history (deliveries to one token, newest first) reads one recipient's rows
                 -- backwards instead of every delivery.

@@ -1,0 +1,83 @@
+import APNs
+import Foundation
+import Storage
+import Testing
+
+@testable import Gateway
+
+/// A database made by an older Herald opens and migrates: migration 2 keys deliveries by the
+/// notification's seq and keeps apns-ids as 16 bytes, and every row reads back as it was.
+@Suite(.timeLimit(.minutes(3)))
+struct SQLiteGatewayMigrationTests {
+    /// A version 4 id, which migration 2 stores as bytes.
+    let version4 = "0f8fad5b-d9cb-469f-a165-70867728950e"
+    /// A version 1 id, whose bytes would read back as another id: migration 2 leaves it as text.
+    let version1 = "123e4567-e89b-12d3-a456-426655440000"
+
+    @Test func aVersion1DatabaseMigratesAndReadsBackItsDeliveries() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "herald-migration-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/" + SQLiteGatewayStore.fileName
+        do {
+            let old = try SQLiteDatabase(path: path)
+            try old.migrate(Array(SQLiteGatewayStore.migrations.prefix(1)))
+            try old.execute(
+                """
+                INSERT INTO notifications (id, bundle_id, to_kind, to_values, push_type, payload, environment, state,
+                    created_at, expanded, recipients, pending, succeeded)
+                    VALUES ('n-1', '\(bundleID)', 'tokens', '["aa"]', 'alert', X'7B7D', 'sandbox', 'sending', 1, 1, 2,
+                        1, 1);
+                INSERT INTO deliveries (notification_id, kind, recipient, environment, apns_id, status, attempts,
+                    next_attempt_at, last_attempt_at, apns_unique_id)
+                    VALUES ('n-1', 'device', 'aa', 'sandbox', '\(version4.uppercased())', 'succeeded', 1, 5, 5, 'u-1'),
+                           ('n-1', 'device', 'bb', 'sandbox', '\(version1)', 'pending', 0, 7, NULL, NULL);
+                """)
+        }
+        let store = try SQLiteGatewayStore(path: path)
+        let page = try await store.deliveries(notificationID: "n-1", after: nil, limit: 10)
+        #expect(page.deliveries.map(\.apnsID.value) == [version4, version1])
+        #expect(page.deliveries.map(\.notificationID) == ["n-1", "n-1"])
+        #expect(page.deliveries.map(\.recipient) == ["aa", "bb"])
+        #expect(page.deliveries.map(\.status) == [.succeeded, .pending])
+        #expect(page.deliveries.first?.apnsUniqueID == "u-1")
+        let stored = try await store.withDatabase { database in
+            try database.query("SELECT typeof(apns_id), notification_seq FROM deliveries ORDER BY seq") {
+                "\($0.string(0) ?? "") \($0.int(1) ?? 0)"
+            }
+        }
+        #expect(stored == ["blob 1", "text 1"])
+        #expect(try await store.withDatabase { try $0.userVersion } == SQLiteGatewayStore.migrations.count)
+        // The pending row is still claimed, sent and counted like any other.
+        let claim = try await store.claimDeliveries(limit: 10, claimer: "w", leaseMilliseconds: 100, now: 10)
+        #expect(claim.deliveries.map(\.apnsID.value) == [version1])
+        #expect(claim.notifications["n-1"] != nil)
+        try await store.recordOutcomes(
+            [
+                DeliveryOutcome(
+                    deliveryID: try #require(claim.deliveries.first).id, result: .succeeded(apnsUniqueID: nil))
+            ],
+            backoff: DeliveryBackoff(), now: 11)
+        let notification = try #require(try await store.notification(id: "n-1"))
+        #expect(notification.state == .done)
+        #expect(try await store.counts(id: "n-1").succeeded == 2)
+    }
+
+    @Test func storedBytesReadBackAsTheSameVersion4ID() throws {
+        for _ in 0..<100 {
+            let id = APNsID.random()
+            let bytes = SQLiteAPNsID.bytes(id)
+            #expect(bytes.count == 16)
+            #expect(SQLiteAPNsID.read(.blob(bytes)) == id)
+        }
+        // Bytes drawn in SQL, whatever their version bits, read as a version 4 UUID, the same each time.
+        let drawn: [UInt8] = Array(repeating: 0xFF, count: 16)
+        let id = try #require(SQLiteAPNsID.read(.blob(drawn)))
+        #expect(id.value == "ffffffff-ffff-4fff-bfff-ffffffffffff")
+        #expect(SQLiteAPNsID.read(.blob(drawn)) == id)
+        #expect(SQLiteAPNsID.read(.blob([1, 2, 3])) == nil)
+        #expect(SQLiteAPNsID.read(.text("not a uuid")) == nil)
+    }
+}
