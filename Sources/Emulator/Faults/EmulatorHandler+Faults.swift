@@ -40,10 +40,12 @@ extension EmulatorHandler {
             _ = responder.respond(
                 status: status, headers: [HTTP2Header("apns-id", id), HTTP2Header("content-type", "application/json")],
                 body: JSONValue.object(body).encoded())
-            record(token, topic, request.headers.value(for: "apns-push-type"), nil, id, nil, status, reason.rawValue,
+            record(
+                token, topic, request.headers.value(for: "apns-push-type"), nil, id, nil, status, reason.rawValue,
                 request.body, fault: "respond")
         case .goAway(let reason):
-            _ = responder.connection.goAway(lastStreamID: max(0, request.streamID - 2), debugData: reason.goAwayDebugData)
+            _ = responder.connection.goAway(
+                lastStreamID: max(0, request.streamID - 2), debugData: reason.goAwayDebugData)
             record(token, topic, nil, nil, requestID, nil, 0, reason.rawValue, request.body, fault: "goaway")
         case .reset(let code):
             _ = responder.reset(errorCode: code)
@@ -76,9 +78,17 @@ extension EmulatorHandler {
 }
 
 /// The server an emulator's handler runs in, known once it has started.
+///
+/// Weak: the server holds the handler, which holds this; a strong reference made a cycle that kept
+/// every stopped emulator's server, handler and state (the delivery log, its writer thread and
+/// store) alive until the process ended.
 final class ServerReference: Sendable {
-    private let server = Mutex<HTTP2Server?>(nil)
+    private struct Held {
+        weak var server: HTTP2Server?
+    }
 
-    func set(_ value: HTTP2Server) { server.withLock { $0 = value } }
-    var value: HTTP2Server? { server.withLock { $0 } }
+    private let held = Mutex(Held())
+
+    func set(_ value: HTTP2Server) { held.withLock { $0.server = value } }
+    var value: HTTP2Server? { held.withLock { $0.server } }
 }
