@@ -43,4 +43,20 @@ struct FuzzFindingsTests {
         let named = try Payload(bytes: Array(#"{"aps":{"alert":{"title":"t","sound":"chime.caf"}}}"#.utf8))
         #expect(named.encoded().bytes == Array(#"{"aps":{"alert":{"title":"t","sound":"chime.caf"}}}"#.utf8))
     }
+
+    /// payload-vs-lint: `aps.alert` written twice, the first copy with a number as its title. The
+    /// typed `Payload` decoded every copy and refused the first, while the linter (like a receiver)
+    /// reads the last and only warns about the repeated key. Payload now keeps only the last copy.
+    @Test func aRepeatedKeyIsReadAsItsLastCopy() throws {
+        let body = Array(#"{"aps":{"alert":{"title":4},"alert":{"title":"Arrived"},"sound":"default"}}"#.utf8)
+        let payload = try Payload(bytes: body)
+        #expect(payload.aps?.alert == .content(AlertContent(title: "Arrived")))
+        #expect(try Payload(bytes: payload.encoded().bytes) == payload)
+        let report = Linter.lint(LintRequest(payload: body))
+        #expect(!report.findings.contains { $0.severity == .error }, "\(report.findings)")
+        #expect(report.findings.contains { $0.rule == .duplicateKey })
+        let reversed = Array(#"{"aps":{"alert":{"title":"Arrived"},"alert":{"title":4}}}"#.utf8)
+        #expect(throws: PayloadError.self) { try Payload(bytes: reversed) }
+        #expect(Linter.lint(LintRequest(payload: reversed)).findings.contains { $0.severity == .error })
+    }
 }

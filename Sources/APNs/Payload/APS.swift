@@ -81,7 +81,7 @@ extension APS {
     init(json: JSONValue) throws(FieldError) {
         let reader = try ObjectReader(json, path: "aps")
         self.init()
-        for member in reader.object {
+        for member in reader.members {
             let (key, value) = (member.key, member.value)
             switch key {
             case "alert": alert = try Alert(json: value, path: reader.field(key))

@@ -95,7 +95,7 @@ extension Alert {
         }
         let reader = try ObjectReader(json, path: path)
         var content = AlertContent()
-        for member in reader.object {
+        for member in reader.members {
             let (key, value) = (member.key, member.value)
             switch key {
             case "title": content.title = try AlertText(json: value, path: reader.field(key))
@@ -159,7 +159,7 @@ extension AlertText {
         let reader = try ObjectReader(json, path: path)
         var key: String?
         var arguments: [String]?
-        for member in reader.object {
+        for member in reader.members {
             switch member.key {
             case "loc-key": key = try reader.string(member.key, member.value)
             case "loc-args": arguments = try reader.strings(member.key, member.value)

@@ -12,6 +12,17 @@ struct ObjectReader {
         self.path = path
     }
 
+    /// The members a receiver keeps: of a key written more than once only the last, as a lookup
+    /// by key (and the linter) reads it, so an earlier copy's bad value does not refuse the payload.
+    var members: [JSONObject.Member] {
+        let all = object.members
+        var seen = Set<[UInt8]>()
+        var kept: [JSONObject.Member] = []
+        kept.reserveCapacity(all.count)
+        for member in all.reversed() where seen.insert(Array(member.key.utf8)).inserted { kept.append(member) }
+        return kept.reversed()
+    }
+
     func field(_ key: String) -> String {
         path.isEmpty ? key : "\(path).\(key)"
     }

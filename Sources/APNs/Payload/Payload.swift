@@ -19,7 +19,7 @@ public struct Payload: Sendable, Hashable {
         let reader = try ObjectReader(json, path: "payload")
         var custom = JSONObject()
         var aps: APS?
-        for member in reader.object {
+        for member in reader.members {
             if member.key == "aps" {
                 aps = try APS(json: member.value)
             } else {

@@ -44,7 +44,7 @@ extension Sound {
         }
         let reader = try ObjectReader(json, path: path)
         var sound = SoundDictionary()
-        for member in reader.object {
+        for member in reader.members {
             switch member.key {
             case "critical": sound.critical = try reader.int(member.key, member.value)
             case "name": sound.name = try reader.string(member.key, member.value)
