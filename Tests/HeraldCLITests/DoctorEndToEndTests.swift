@@ -33,6 +33,15 @@ struct DoctorEndToEndTests {
         return result
     }
 
+    /// A simulated device of com.example.app registered with `emulator` (`extra`: more flags); its token.
+    func register(_ emulator: EmulatorProcess, _ extra: [String] = []) throws -> String {
+        let registered = try HeraldBinary.run(
+            ["device", "register", "--endpoint", emulator.endpoint, "--topic", "com.example.app"] + extra)
+        let token = registered.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(registered.status == 0 && token.count == 64, "\(registered)")
+        return token
+    }
+
     /// The first numbered finding's line.
     func firstFinding(_ output: String) -> String {
         output.split(separator: "\n").first.map(String.init) ?? ""
@@ -80,13 +89,7 @@ struct DoctorEndToEndTests {
         let scratch = try Scratch()
         let emulator = try EmulatorProcess(["--production", "--strict-tokens"] + scratch.credentials)
         defer { _ = emulator.stop() }
-        let registered = try HeraldBinary.run(
-            [
-                "device", "register", "--endpoint", emulator.endpoint, "--topic", "com.example.app", "--environment",
-                "sandbox",
-            ])
-        let token = registered.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        try #require(registered.status == 0 && token.count == 64, "\(registered)")
+        let token = try register(emulator, ["--environment", "sandbox"])
         let apnsID = try send(emulator, scratch, Self.alert, ["-t", token], status: "400")
 
         let result = try doctor(["--emulator", emulator.endpoint, "--apns-id", apnsID])
@@ -101,10 +104,7 @@ struct DoctorEndToEndTests {
         let scratch = try Scratch()
         let emulator = try EmulatorProcess(scratch.credentials)
         defer { _ = emulator.stop() }
-        let registered = try HeraldBinary.run(
-            ["device", "register", "--endpoint", emulator.endpoint, "--topic", "com.example.app"])
-        let token = registered.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        try #require(registered.status == 0 && token.count == 64, "\(registered)")
+        let token = try register(emulator)
         let unregistered = try HeraldBinary.run(["device", "unregister", "--endpoint", emulator.endpoint, token])
         try #require(unregistered.status == 0, "\(unregistered)")
         let apnsID = try send(emulator, scratch, Self.alert, ["-t", token], status: "410")
@@ -122,10 +122,7 @@ struct DoctorEndToEndTests {
         let scratch = try Scratch()
         let emulator = try EmulatorProcess(scratch.credentials)
         defer { _ = emulator.stop() }
-        let registered = try HeraldBinary.run(
-            ["device", "register", "--endpoint", emulator.endpoint, "--topic", "com.example.app"])
-        let token = registered.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        try #require(registered.status == 0 && token.count == 64, "\(registered)")
+        let token = try register(emulator)
         let first = try send(emulator, scratch, #"{"aps":{"alert":{"body":"first"}}}"#, ["-t", token])
         let second = try send(emulator, scratch, #"{"aps":{"alert":{"body":"second"}}}"#, ["-t", token])
         // The device comes online and gets what was kept for it: the newest only.

@@ -2,6 +2,9 @@ extension GatewayRoute {
     /// The web console (Sources/Console: the page, its assets, the favicon; public, the page signs in
     /// with an API key), the lists it reads (the apps a key serves, an app's notifications) and the
     /// preview of a payload on a lock screen.
+    /// How a listing route pages, the end of its summary.
+    private static let pages = "a page at a time (`limit` 1-1000, default 100; `cursor`: the last page's `next-cursor`)"
+
     static let consoleRoutes: [GatewayRoute] = [
         GatewayRoute(
             method: "GET", pattern: "/", operation: .console, scope: nil,
@@ -19,8 +22,7 @@ extension GatewayRoute {
             responses: [200: "`{\"apps\":[{\"bundle-id\",\"environments\"}]}`"], requestSchema: nil),
         GatewayRoute(
             method: "GET", pattern: "/v1/apps/{bundle-id}/notifications", operation: .listNotifications, scope: .send,
-            summary: "The app's notifications, newest first, a page at a time (`limit` 1-1000, default 100; `cursor`: "
-                + "the last page's `next-cursor`)",
+            summary: "The app's notifications, newest first, " + pages,
             responses: [200: "`{\"notifications\":[...],\"next-cursor\"}`"], requestSchema: nil,
             queryParameters: DeliveriesQuery.parameters),
         GatewayRoute(
@@ -32,8 +34,7 @@ extension GatewayRoute {
         GatewayRoute(
             method: "GET", pattern: "/v1/apps/{bundle-id}/devices/{token}/deliveries", operation: .deviceDeliveries,
             scope: .send,
-            summary: "The deliveries to a device token across the app's notifications, newest first, a page at a "
-                + "time (`limit` 1-1000, default 100; `cursor`: the last page's `next-cursor`)",
+            summary: "The deliveries to a device token across the app's notifications, newest first, " + pages,
             responses: [200: "`{\"deliveries\":[...],\"next-cursor\"}`"], requestSchema: nil,
             queryParameters: DeliveriesQuery.parameters),
         GatewayRoute(
@@ -42,14 +43,12 @@ extension GatewayRoute {
             responses: [200: "`{\"interval-seconds\",\"capacity\",\"samples\":[...]}`"], requestSchema: nil),
         GatewayRoute(
             method: "GET", pattern: "/v1/apps/{bundle-id}/live-activities", operation: .listActivities, scope: .send,
-            summary: "The app's Live Activities (update tokens), whatever their status, by activity id, a page at a "
-                + "time (`limit` 1-1000, default 100; `cursor`: the last page's `next-cursor`)",
+            summary: "The app's Live Activities (update tokens), whatever their status, by activity id, " + pages,
             responses: [200: "`{\"activities\":[...],\"next-cursor\"}`"], requestSchema: nil,
             queryParameters: DeliveriesQuery.parameters),
         GatewayRoute(
             method: "GET", pattern: "/v1/apps/{bundle-id}/push-to-start", operation: .listPushToStart, scope: .send,
-            summary: "The app's push-to-start tokens, whatever their status, in registration order, a page at a time "
-                + "(`limit` 1-1000, default 100; `cursor`: the last page's `next-cursor`)",
+            summary: "The app's push-to-start tokens, whatever their status, in registration order, " + pages,
             responses: [200: "`{\"push-to-start-tokens\":[...],\"next-cursor\"}`"], requestSchema: nil,
             queryParameters: DeliveriesQuery.parameters),
     ]
