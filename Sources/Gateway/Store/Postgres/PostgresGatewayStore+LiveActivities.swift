@@ -40,13 +40,7 @@ extension PostgresGatewayStore {
                     WHERE bundle_id = $1 AND user_id = $2 ORDER BY seq
                 """,
                 [.text(bundleID), .text(user)], table: "push_to_start_tokens"
-            ) { row throws(GatewayStoreError) in
-                PushToStartToken(
-                    bundleID: try row.string(0, "bundle_id"), token: try row.token(1, "token"),
-                    environment: try row.value(2, "environment"), user: try row.optionalString(3, "user_id"),
-                    attributesType: try row.string(4, "attributes_type"), registeredAt: try row.int(5, "registered_at"),
-                    status: try row.value(6, "status"), statusReason: try row.optionalString(7, "status_reason"))
-            }
+            ) { row throws(GatewayStoreError) in try Self.readPushToStart(row) }
         }
     }
 
@@ -85,13 +79,7 @@ extension PostgresGatewayStore {
             try connection.select(
                 "SELECT \(Self.activityColumns) FROM activity_tokens WHERE bundle_id = $1 AND activity_id = $2",
                 [.text(bundleID), .text(activityID)], table: "activity_tokens"
-            ) { row throws(GatewayStoreError) in
-                ActivityToken(
-                    bundleID: try row.string(0, "bundle_id"), activityID: try row.string(1, "activity_id"),
-                    token: try row.token(2, "token"), environment: try row.value(3, "environment"),
-                    user: try row.optionalString(4, "user_id"), registeredAt: try row.int(5, "registered_at"),
-                    status: try row.value(6, "status"), statusReason: try row.optionalString(7, "status_reason"))
-            }.first
+            ) { row throws(GatewayStoreError) in try Self.readActivity(row) }.first
         }
     }
 
@@ -141,5 +129,26 @@ extension PostgresGatewayStore {
             changed = true
         }
         return changed
+    }
+
+    /// A push-to-start token from `pushToStartColumns`, which start at column `first`.
+    static func readPushToStart(_ row: PostgresRowReader, from first: Int = 0) throws(GatewayStoreError)
+        -> PushToStartToken
+    {
+        PushToStartToken(
+            bundleID: try row.string(first, "bundle_id"), token: try row.token(first + 1, "token"),
+            environment: try row.value(first + 2, "environment"), user: try row.optionalString(first + 3, "user_id"),
+            attributesType: try row.string(first + 4, "attributes_type"),
+            registeredAt: try row.int(first + 5, "registered_at"), status: try row.value(first + 6, "status"),
+            statusReason: try row.optionalString(first + 7, "status_reason"))
+    }
+
+    /// A Live Activity's token from `activityColumns`.
+    static func readActivity(_ row: PostgresRowReader) throws(GatewayStoreError) -> ActivityToken {
+        ActivityToken(
+            bundleID: try row.string(0, "bundle_id"), activityID: try row.string(1, "activity_id"),
+            token: try row.token(2, "token"), environment: try row.value(3, "environment"),
+            user: try row.optionalString(4, "user_id"), registeredAt: try row.int(5, "registered_at"),
+            status: try row.value(6, "status"), statusReason: try row.optionalString(7, "status_reason"))
     }
 }

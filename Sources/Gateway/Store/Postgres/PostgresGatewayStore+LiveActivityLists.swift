@@ -19,13 +19,7 @@ extension PostgresGatewayStore {
                     ORDER BY activity_id COLLATE "C" LIMIT $3
                 """,
                 [.text(bundleID), .text(cursor ?? ""), PostgresValue(limit + 1)], table: "activity_tokens"
-            ) { row throws(GatewayStoreError) in
-                ActivityToken(
-                    bundleID: try row.string(0, "bundle_id"), activityID: try row.string(1, "activity_id"),
-                    token: try row.token(2, "token"), environment: try row.value(3, "environment"),
-                    user: try row.optionalString(4, "user_id"), registeredAt: try row.int(5, "registered_at"),
-                    status: try row.value(6, "status"), statusReason: try row.optionalString(7, "status_reason"))
-            }
+            ) { row throws(GatewayStoreError) in try Self.readActivity(row) }
             let page = Array(rows.prefix(limit))
             return ActivityTokenPage(activities: page, nextCursor: rows.count > limit ? page.last?.activityID : nil)
         }
@@ -43,15 +37,7 @@ extension PostgresGatewayStore {
                 """,
                 [.text(bundleID), PostgresValue(cursor ?? 0), PostgresValue(limit + 1)], table: "push_to_start_tokens"
             ) { row throws(GatewayStoreError) in
-                (
-                    seq: try row.int(0, "seq"),
-                    token: PushToStartToken(
-                        bundleID: try row.string(1, "bundle_id"), token: try row.token(2, "token"),
-                        environment: try row.value(3, "environment"), user: try row.optionalString(4, "user_id"),
-                        attributesType: try row.string(5, "attributes_type"),
-                        registeredAt: try row.int(6, "registered_at"), status: try row.value(7, "status"),
-                        statusReason: try row.optionalString(8, "status_reason"))
-                )
+                (seq: try row.int(0, "seq"), token: try Self.readPushToStart(row, from: 1))
             }
             let page = Array(rows.prefix(limit))
             return PushToStartTokenPage(

@@ -37,13 +37,7 @@ extension SQLiteGatewayStore {
             try database.select(
                 "SELECT \(Self.pushToStartColumns) FROM push_to_start_tokens WHERE bundle_id = ? AND user_id = ? ORDER BY seq",
                 [.text(bundleID), .text(user)], table: "push_to_start_tokens"
-            ) { row throws(GatewayStoreError) in
-                PushToStartToken(
-                    bundleID: try row.string(0, "bundle_id"), token: try row.token(1, "token"),
-                    environment: try row.value(2, "environment"), user: row.optionalString(3),
-                    attributesType: try row.string(4, "attributes_type"), registeredAt: try row.int(5, "registered_at"),
-                    status: try row.value(6, "status"), statusReason: row.optionalString(7))
-            }
+            ) { row throws(GatewayStoreError) in try Self.readPushToStart(row) }
         }
     }
 
@@ -83,13 +77,7 @@ extension SQLiteGatewayStore {
             try database.select(
                 "SELECT \(Self.activityColumns) FROM activity_tokens WHERE bundle_id = ? AND activity_id = ?",
                 [.text(bundleID), .text(activityID)], table: "activity_tokens"
-            ) { row throws(GatewayStoreError) in
-                ActivityToken(
-                    bundleID: try row.string(0, "bundle_id"), activityID: try row.string(1, "activity_id"),
-                    token: try row.token(2, "token"), environment: try row.value(3, "environment"),
-                    user: row.optionalString(4), registeredAt: try row.int(5, "registered_at"),
-                    status: try row.value(6, "status"), statusReason: row.optionalString(7))
-            }.first
+            ) { row throws(GatewayStoreError) in try Self.readActivity(row) }.first
         }
     }
 
@@ -139,5 +127,26 @@ extension SQLiteGatewayStore {
             changed = true
         }
         return changed
+    }
+
+    /// A push-to-start token from `pushToStartColumns`, which start at column `first`.
+    static func readPushToStart(_ row: SQLiteRowReader, from first: Int32 = 0) throws(GatewayStoreError)
+        -> PushToStartToken
+    {
+        PushToStartToken(
+            bundleID: try row.string(first, "bundle_id"), token: try row.token(first + 1, "token"),
+            environment: try row.value(first + 2, "environment"), user: row.optionalString(first + 3),
+            attributesType: try row.string(first + 4, "attributes_type"),
+            registeredAt: try row.int(first + 5, "registered_at"), status: try row.value(first + 6, "status"),
+            statusReason: row.optionalString(first + 7))
+    }
+
+    /// A Live Activity's token from `activityColumns`.
+    static func readActivity(_ row: SQLiteRowReader) throws(GatewayStoreError) -> ActivityToken {
+        ActivityToken(
+            bundleID: try row.string(0, "bundle_id"), activityID: try row.string(1, "activity_id"),
+            token: try row.token(2, "token"), environment: try row.value(3, "environment"),
+            user: row.optionalString(4), registeredAt: try row.int(5, "registered_at"),
+            status: try row.value(6, "status"), statusReason: row.optionalString(7))
     }
 }

@@ -17,13 +17,7 @@ extension SQLiteGatewayStore {
                     ORDER BY activity_id LIMIT ?
                 """,
                 [.text(bundleID), .text(cursor ?? ""), .integer(limit + 1)], table: "activity_tokens"
-            ) { row throws(GatewayStoreError) in
-                ActivityToken(
-                    bundleID: try row.string(0, "bundle_id"), activityID: try row.string(1, "activity_id"),
-                    token: try row.token(2, "token"), environment: try row.value(3, "environment"),
-                    user: row.optionalString(4), registeredAt: try row.int(5, "registered_at"),
-                    status: try row.value(6, "status"), statusReason: row.optionalString(7))
-            }
+            ) { row throws(GatewayStoreError) in try Self.readActivity(row) }
             let page = Array(rows.prefix(limit))
             return ActivityTokenPage(activities: page, nextCursor: rows.count > limit ? page.last?.activityID : nil)
         }
@@ -41,15 +35,7 @@ extension SQLiteGatewayStore {
                 """,
                 [.text(bundleID), .integer(cursor ?? 0), .integer(limit + 1)], table: "push_to_start_tokens"
             ) { row throws(GatewayStoreError) in
-                (
-                    seq: try row.int(0, "seq"),
-                    token: PushToStartToken(
-                        bundleID: try row.string(1, "bundle_id"), token: try row.token(2, "token"),
-                        environment: try row.value(3, "environment"), user: row.optionalString(4),
-                        attributesType: try row.string(5, "attributes_type"),
-                        registeredAt: try row.int(6, "registered_at"), status: try row.value(7, "status"),
-                        statusReason: row.optionalString(8))
-                )
+                (seq: try row.int(0, "seq"), token: try Self.readPushToStart(row, from: 1))
             }
             let page = Array(rows.prefix(limit))
             return PushToStartTokenPage(
