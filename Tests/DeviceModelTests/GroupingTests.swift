@@ -23,6 +23,10 @@ struct GroupingTests {
         #expect(groups.first?.notifications.map(\.request.identifier) == ["a2", "a1"])
         #expect(groups.first?.summaryText == "1 more notification")
         #expect(groups.last?.summaryText == "")
+        // What the stack shows: the newest's banner, its thread, the line under it.
+        let stack = try render(#require(groups.first))
+        #expect(stack.lead.title == "a2" && stack.threadIdentifier == "ana" && stack.count == 2)
+        #expect(stack.summaryText == "1 more notification")
     }
 
     @Test("GROUP-SUMMARY (5, O: 'N more notifications'; D: the category's format with %u and summary-arg)")

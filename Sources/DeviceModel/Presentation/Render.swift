@@ -109,3 +109,31 @@ extension String {
         split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " | ")
     }
 }
+
+/// What a stack in Notification Center shows: its leading (newest) notification as a banner shows it,
+/// the thread it groups, how many it holds and the summary line under the lead.
+public struct RenderedGroup: Sendable, Hashable {
+    public var lead: RenderedNotification
+    /// The thread (`thread-id`); empty: the app's group for notifications without one.
+    public var threadIdentifier: String
+    public var count: Int
+    /// "2 more notifications", or the category's format; empty for a group of one.
+    public var summaryText: String
+
+    public init(lead: RenderedNotification, threadIdentifier: String, count: Int, summaryText: String) {
+        self.lead = lead
+        self.threadIdentifier = threadIdentifier
+        self.count = count
+        self.summaryText = summaryText
+    }
+}
+
+/// What the stack for this group shows.
+public func render(_ group: NotificationGroup) -> RenderedGroup {
+    let lead =
+        group.notifications.first.map { render($0.request.content) }
+        ?? RenderedNotification(title: "", subtitle: "", body: "", truncated: false)
+    return RenderedGroup(
+        lead: lead, threadIdentifier: group.threadIdentifier, count: group.notifications.count,
+        summaryText: group.summaryText)
+}
