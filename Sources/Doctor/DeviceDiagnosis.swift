@@ -97,6 +97,9 @@ struct DeviceDiagnosis {
         switch entry.kind {
         case .notShown, .dropped:
             return DoctorFinding(.device, .cause, id: rule.id, message, fix: fix(for: rule))
+        case .presented where rule == .focusSilenced:
+            // Listed, but with no banner and no sound: what "it never arrived" usually means under a Focus.
+            return DoctorFinding(.device, .cause, id: rule.id, message, fix: fix(for: rule))
         case .presented:
             return DoctorFinding(.device, .note, id: rule.id, "the user saw it: \(entry.message)")
         case .serviceExtension where rule == .serviceExtensionTimeLimit || rule == .serviceExtensionNoAlertText:
@@ -135,6 +138,17 @@ struct DeviceDiagnosis {
         case .backgroundWake:
             "Add the remote-notification background mode (UIBackgroundModes), and expect no wake after the user "
                 + "force-quits the app."
+        case .focusSilenced:
+            "The user's Focus silenced it (listed, no banner, no sound). Only the user can allow the app in that "
+                + "Focus; for what must break through, send interruption-level time-sensitive with the Time "
+                + "Sensitive Notifications entitlement (the user can still turn that off)."
+        case .summaryDelivery:
+            "The user put the app in the scheduled summary: passive and active notifications wait for its next "
+                + "delivery. Send interruption-level time-sensitive (with its entitlement) for what cannot wait."
+        case .backgroundFetchHandler, .backgroundFetchPenalty:
+            "Call the fetch completion handler of application(_:didReceiveRemoteNotification:fetchCompletionHandler:) "
+                + "on every path within 30 s, with .newData, .noData or .failed: a late or missing call gets the "
+                + "app terminated and costs it background wakes."
         case .tokenNotCurrent:
             "Send to the token the app uploaded last: it uploads a new one after a reinstall or restore."
         case .classifyNothing, .pushPayload:

@@ -47,6 +47,20 @@ enum DoctorCases {
                     {"wait": 60}, {"wait-for-push": {}}]}
         """#
 
+    /// In the background under a Focus that does not allow the app.
+    static let focusOn = #"""
+        {"app": {"bundle-id": "com.example.app", "delegate": {"will-present": ["banner", "list"], "did-receive": true}},
+         "script": [{"launch": {}}, {"request-authorization": ["alert", "sound"]}, {"register": {}},
+                    {"background": {}}, {"focus": {"name": "Work"}}, {"wait-for-push": {}}]}
+        """#
+
+    /// In the background with the scheduled summary on (the app in it).
+    static let summaryOn = #"""
+        {"app": {"bundle-id": "com.example.app", "delegate": {"will-present": ["banner", "list"], "did-receive": true}},
+         "script": [{"launch": {}}, {"request-authorization": ["alert", "sound"]}, {"register": {}},
+                    {"background": {}}, {"scheduled-summary": {}}, {"wait-for-push": {}}]}
+        """#
+
     /// Everything right: authorized, in the background.
     static let healthy = #"""
         {"app": {"bundle-id": "com.example.app", "delegate": {"will-present": ["banner", "list"], "did-receive": true}},

@@ -117,6 +117,22 @@ struct DoctorDiagnosisTests {
         #expect(cause?.fix?.contains("willPresent") == true)
     }
 
+    @Test("a Focus that does not allow the app: FOCUS-SILENCED is the cause; the scheduled summary holds it")
+    func focusAndSummary() throws {
+        let focused = Doctor.diagnose(
+            DoctorCase(
+                request: Cases.request(Cases.alert), answer: APNsAnswer(status: 200),
+                profile: try Cases.profile(Cases.focusOn)))
+        #expect(focused.firstCause?.id == "FOCUS-SILENCED", "\(focused.text)")
+        #expect(focused.firstCause?.fix?.contains("time-sensitive") == true)
+        let summarized = Doctor.diagnose(
+            DoctorCase(
+                request: Cases.request(Cases.alert), answer: APNsAnswer(status: 200),
+                profile: try Cases.profile(Cases.summaryOn)))
+        #expect(summarized.firstCause?.id == "SUMMARY-DELIVERY", "\(summarized.text)")
+        #expect(summarized.firstCause?.fix?.contains("scheduled summary") == true)
+    }
+
     @Test("a service extension that never calls its handler: NSE-TIME-LIMIT, the original content shown")
     func serviceExtensionNeverCalls() throws {
         let payload = #"{"aps":{"alert":{"title":"Payment","body":"Encrypted"},"mutable-content":1}}"#
