@@ -33,7 +33,23 @@ public struct GatewayLookup: Sendable {
         }
     }
 
-    /// What the gateway knows: the notification's app and state, the delivery chosen, and the device's record.
+    /// One earlier delivery to the chosen device, from its history (any notification of the app).
+    public struct HistoryEntry: Sendable, Hashable {
+        public var notificationID: String
+        public var status: String
+        public var reason: String?
+        public var lastAttemptAt: Int?
+
+        public init(notificationID: String, status: String, reason: String? = nil, lastAttemptAt: Int? = nil) {
+            self.notificationID = notificationID
+            self.status = status
+            self.reason = reason
+            self.lastAttemptAt = lastAttemptAt
+        }
+    }
+
+    /// What the gateway knows: the notification's app and state, the delivery chosen, and the device's record
+    /// and history.
     public struct Evidence: Sendable {
         public var bundleID: String
         public var state: String
@@ -42,18 +58,24 @@ public struct GatewayLookup: Sendable {
         public var chosen: GatewayDelivery?
         /// The gateway's record of the chosen delivery's device (`status`, `status-reason`, `registered-at`).
         public var device: JSONValue?
+        /// The device's latest deliveries, newest first (`historyLimit` at most), this notification's included.
+        public var history: [HistoryEntry]
 
         public init(
             bundleID: String, state: String, deliveries: [GatewayDelivery], chosen: GatewayDelivery?,
-            device: JSONValue? = nil
+            device: JSONValue? = nil, history: [HistoryEntry] = []
         ) {
             self.bundleID = bundleID
             self.state = state
             self.deliveries = deliveries
             self.chosen = chosen
             self.device = device
+            self.history = history
         }
     }
+
+    /// How many of the device's latest deliveries are read.
+    public static let historyLimit = 50
 
     public func evidence(notification id: String, token: String?) async throws(DoctorLookupError) -> Evidence {
         let escaped = EmulatorLookup.escape(id)
@@ -82,14 +104,28 @@ public struct GatewayLookup: Sendable {
                 deliveries.first { $0.status == "failed" } ?? deliveries.first
             }
         var device: JSONValue?
+        var history: [HistoryEntry] = []
         if let chosen, !bundleID.isEmpty {
-            let (status, body) = try await client.get(
-                "/v1/apps/\(EmulatorLookup.escape(bundleID))/devices/\(EmulatorLookup.escape(chosen.token))")
+            let devicePath =
+                "/v1/apps/\(EmulatorLookup.escape(bundleID))/devices/\(EmulatorLookup.escape(chosen.token))"
+            let (status, body) = try await client.get(devicePath)
             if status == 200 { device = try? JSONValue(parsing: body) }
+            // A gateway without the history route (older than the console's) answers 404: no history then.
+            let (historyStatus, historyBody) = try await client.get(
+                devicePath + "/deliveries?limit=\(Self.historyLimit)")
+            if historyStatus == 200, let page = try? JSONValue(parsing: historyBody) {
+                history = (page["deliveries"]?.arrayValue ?? []).compactMap { entry in
+                    entry["notification-id"]?.stringValue.map { id in
+                        HistoryEntry(
+                            notificationID: id, status: entry["status"]?.stringValue ?? "",
+                            reason: entry["reason"]?.stringValue, lastAttemptAt: entry["last-attempt-at"]?.intValue)
+                    }
+                }
+            }
         }
         return Evidence(
             bundleID: bundleID, state: notification["state"]?.stringValue ?? "", deliveries: deliveries,
-            chosen: chosen, device: device)
+            chosen: chosen, device: device, history: history)
     }
 }
 
@@ -138,6 +174,9 @@ extension GatewayLookup.Evidence {
                 DoctorFinding(.answer, .note, id: "GATEWAY-DEVICE", "the gateway holds the token as \(status)\(reason)")
             )
         }
+        if let summary = historySummary {
+            findings.append(DoctorFinding(.answer, .note, id: "GATEWAY-DEVICE-HISTORY", summary))
+        }
         return findings
     }
 
@@ -151,5 +190,37 @@ extension GatewayLookup.Evidence {
             return APNsAnswer(status: status, reason: reason, receivedAt: chosen.lastAttemptAt)
         default: return nil
         }
+    }
+
+    /// The device's history in a line: its latest deliveries by outcome, the last one that succeeded and
+    /// the first failure since (what pruned it, when it was pruned).
+    var historySummary: String? {
+        guard !history.isEmpty else { return nil }
+        let succeeded = history.filter { $0.status == "succeeded" }.count
+        let failed = history.filter { $0.status == "failed" }
+        var parts = [
+            "the device's latest \(history.count) deliver\(history.count == 1 ? "y" : "ies"): \(succeeded) succeeded"
+        ]
+        if !failed.isEmpty {
+            let reasons = Set(failed.compactMap(\.reason)).sorted().joined(separator: ", ")
+            parts.append("\(failed.count) failed" + (reasons.isEmpty ? "" : " (\(reasons))"))
+        }
+        // Newest first: the last success is the first one listed; the failures before it came after it.
+        if let last = history.firstIndex(where: { $0.status == "succeeded" }) {
+            let entry = history[last]
+            parts.append("the last success: notification \(entry.notificationID)" + Self.at(entry.lastAttemptAt))
+            if let firstFailure = history[..<last].last(where: { $0.status == "failed" }) {
+                parts.append(
+                    "failing since notification \(firstFailure.notificationID)" + Self.at(firstFailure.lastAttemptAt)
+                        + (firstFailure.reason.map { " (\($0))" } ?? ""))
+            }
+        } else {
+            parts.append("none succeeded")
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    private static func at(_ milliseconds: Int?) -> String {
+        milliseconds.map { " at \(Doctor.utc($0))" } ?? ""
     }
 }

@@ -42,4 +42,28 @@ struct GatewayEvidenceTests {
         let sent = evidence(.init(token: Self.token, environment: "sandbox", apnsID: "A", status: "succeeded"))
         #expect(sent.answer?.status == 200 && !sent.findings.contains { $0.kind == .cause })
     }
+
+    @Test("the device's history: its latest deliveries by outcome, the last success, failing since when and why")
+    func deviceHistory() {
+        var pruned = evidence(
+            .init(token: Self.token, environment: "sandbox", apnsID: "A", status: "failed", reason: "Unregistered"))
+        pruned.history = [
+            .init(notificationID: "n4", status: "failed", reason: "Unregistered", lastAttemptAt: 1_767_258_300_000),
+            .init(notificationID: "n3", status: "failed", reason: "Unregistered", lastAttemptAt: 1_767_258_200_000),
+            .init(notificationID: "n2", status: "succeeded", lastAttemptAt: 1_767_258_100_000),
+            .init(notificationID: "n1", status: "succeeded", lastAttemptAt: 1_767_258_000_000),
+        ]
+        let line = pruned.findings.first { $0.id == "GATEWAY-DEVICE-HISTORY" }
+        #expect(line?.kind == .note)
+        #expect(
+            line?.message
+                == "the device's latest 4 deliveries: 2 succeeded; 2 failed (Unregistered); the last success: "
+                + "notification n2 at 2026-01-01T09:01:40Z; failing since notification n3 at 2026-01-01T09:03:20Z "
+                + "(Unregistered)", "\(line?.message ?? "none")")
+        pruned.history = [.init(notificationID: "n1", status: "failed", reason: "BadDeviceToken")]
+        #expect(
+            pruned.findings.first { $0.id == "GATEWAY-DEVICE-HISTORY" }?.message
+                == "the device's latest 1 delivery: 0 succeeded; 1 failed (BadDeviceToken); none succeeded")
+        #expect(evidence(nil).findings.allSatisfy { $0.id != "GATEWAY-DEVICE-HISTORY" })
+    }
 }

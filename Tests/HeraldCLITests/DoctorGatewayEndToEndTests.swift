@@ -49,5 +49,10 @@ struct DoctorGatewayEndToEndTests {
         #expect(
             lines.contains { $0.contains("GATEWAY-DEVICE: the gateway holds the token as unregistered") },
             "\(result.stdout)")
+        #expect(
+            lines.contains {
+                $0.contains(
+                    "GATEWAY-DEVICE-HISTORY: the device's latest 1 delivery: 0 succeeded; 1 failed (Unregistered)")
+            }, "\(result.stdout)")
     }
 }
