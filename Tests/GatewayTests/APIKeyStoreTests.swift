@@ -31,6 +31,18 @@ struct APIKeyStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func theFirstKeyIsInsertedOnlyIntoAStoreWithoutKeys(_ kind: StoreKind) async throws {
+        let fixture = try GatewayStoreFixture(kind)
+        defer { fixture.remove() }
+        let first = APIKey(id: "key_1", name: "admin", scope: .admin, bundleID: nil, createdAt: Clock.start)
+        #expect(try await fixture.store.insertFirstAPIKey(first, secretHash: APIKey.hash(secret: "one")))
+        var second = first
+        second.id = "key_2"
+        #expect(try await !fixture.store.insertFirstAPIKey(second, secretHash: APIKey.hash(secret: "two")))
+        #expect(try await fixture.store.apiKeys() == [first])
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func aKeyIDOrSecretIsNotStoredTwice(_ kind: StoreKind) async throws {
         let fixture = try GatewayStoreFixture(kind)
         defer { fixture.remove() }

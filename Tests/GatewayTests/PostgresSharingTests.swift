@@ -1,3 +1,4 @@
+import Foundation
 import Gateway
 import HeraldTestSupport
 import Postgres
@@ -104,5 +105,29 @@ struct PostgresSharingTests {
         let counts = try await stores[0].counts(id: id)
         #expect(counts.succeeded == 400 && counts.pending == 0)
         #expect(try await stores[1].notification(id: id)?.state == .done)
+    }
+
+    @Test func gatewaysStartingTogetherOnAnEmptyDatabaseMakeOneFirstAdminKey() async throws {
+        for round in 0..<5 {
+            let stores = try Self.stores(4)
+            // Each process with its own data directory, as `herald gateway --database URL --data-dir DIR`.
+            let directories = try stores.indices.map { index in
+                let directory = GatewayDataDirectory(
+                    path: FileManager.default.temporaryDirectory.appendingPathComponent("first-key-\(UUID())").path)
+                try directory.create()
+                return directory
+            }
+            defer { for directory in directories { try? FileManager.default.removeItem(atPath: directory.path) } }
+            let made = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for (store, directory) in zip(stores, directories) {
+                    group.addTask { try await directory.createFirstAdminKey(in: store, now: Clock.start) != nil }
+                }
+                return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(made == 1, "round \(round): \(made) first admin keys")
+            #expect(try await stores[0].apiKeys().count == 1)
+            let files = directories.filter { FileManager.default.fileExists(atPath: $0.adminKeyPath) }
+            #expect(files.count == 1, "only the maker keeps an admin-api-key file")
+        }
     }
 }

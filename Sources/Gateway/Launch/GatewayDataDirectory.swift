@@ -52,7 +52,11 @@ public struct GatewayDataDirectory: Sendable {
         let key = APIKey(id: APIKey.newID(), name: "admin", scope: .admin, bundleID: nil, createdAt: now)
         try writeNewFile(adminKeyPath, Array((secret + "\n").utf8))
         do {
-            try await store.insertAPIKey(key, secretHash: APIKey.hash(secret: secret))
+            // Another gateway on the same database may have made the first key since the check above.
+            guard try await store.insertFirstAPIKey(key, secretHash: APIKey.hash(secret: secret)) else {
+                unlink(adminKeyPath)
+                return nil
+            }
         } catch {
             unlink(adminKeyPath)
             throw GatewaySetupError("cannot store the admin key: \(error)")

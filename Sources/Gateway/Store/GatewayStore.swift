@@ -98,6 +98,9 @@ public protocol LiveActivityStore: Sendable {
 /// API keys, kept as SHA-256 digests of their secrets.
 public protocol APIKeyStore: Sendable {
     func insertAPIKey(_ key: APIKey, secretHash: [UInt8]) async throws(GatewayStoreError)
+    /// Inserts `key` only if the store holds no key at all, atomically: of gateways starting together
+    /// on one empty store, one makes the first admin key. False when a key was there already.
+    func insertFirstAPIKey(_ key: APIKey, secretHash: [UInt8]) async throws(GatewayStoreError) -> Bool
     /// The key whose secret has this digest, unless revoked.
     func apiKey(secretHash: [UInt8]) async throws(GatewayStoreError) -> APIKey?
     /// Every key, revoked ones included, in creation order.

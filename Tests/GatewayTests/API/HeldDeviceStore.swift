@@ -88,6 +88,9 @@ final class HeldDeviceStore: GatewayStore {
     func insertAPIKey(_ key: APIKey, secretHash: [UInt8]) async throws(GatewayStoreError) {
         try await base.insertAPIKey(key, secretHash: secretHash)
     }
+    func insertFirstAPIKey(_ key: APIKey, secretHash: [UInt8]) async throws(GatewayStoreError) -> Bool {
+        try await base.insertFirstAPIKey(key, secretHash: secretHash)
+    }
     func apiKey(secretHash: [UInt8]) async throws(GatewayStoreError) -> APIKey? {
         try await base.apiKey(secretHash: secretHash)
     }

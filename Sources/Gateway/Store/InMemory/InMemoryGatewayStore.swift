@@ -154,6 +154,14 @@ public final class InMemoryGatewayStore: GatewayStore {
         }
     }
 
+    public func insertFirstAPIKey(_ key: APIKey, secretHash: [UInt8]) async throws(GatewayStoreError) -> Bool {
+        state.withLock { state in
+            guard state.keys.isEmpty else { return false }
+            state.keys.append((key, secretHash))
+            return true
+        }
+    }
+
     public func apiKey(secretHash: [UInt8]) async throws(GatewayStoreError) -> APIKey? {
         state.withLock { state in state.keys.first { $0.hash == secretHash && $0.key.revokedAt == nil }?.key }
     }

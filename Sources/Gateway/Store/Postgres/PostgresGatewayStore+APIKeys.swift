@@ -21,6 +21,25 @@ extension PostgresGatewayStore {
         }
     }
 
+    public func insertFirstAPIKey(_ key: APIKey, secretHash: [UInt8]) async throws(GatewayStoreError) -> Bool {
+        // READ COMMITTED lets two transactions both see no key: the advisory lock orders them, so the
+        // second sees the first's key.
+        try await withConnection { connection in
+            try connection.transaction {
+                try connection.run("SELECT pg_advisory_xact_lock(hashtext('herald_first_api_key'))")
+                return try connection.run(
+                    """
+                    INSERT INTO api_keys (id, name, scope, bundle_id, secret_hash, created_at, revoked_at)
+                        SELECT $1, $2, $3, $4, $5, $6, $7 WHERE NOT EXISTS (SELECT 1 FROM api_keys)
+                    """,
+                    [
+                        .text(key.id), .text(key.name), .text(key.scope.rawValue), PostgresValue(key.bundleID),
+                        .bytea(secretHash), PostgresValue(key.createdAt), PostgresValue(key.revokedAt),
+                    ]) > 0
+            }
+        }
+    }
+
     public func apiKey(secretHash: [UInt8]) async throws(GatewayStoreError) -> APIKey? {
         try await withConnection { connection in
             try Self.keys(where: "secret_hash = $1 AND revoked_at IS NULL", [.bytea(secretHash)], in: connection).first

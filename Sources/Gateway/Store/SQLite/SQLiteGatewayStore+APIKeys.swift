@@ -21,6 +21,21 @@ extension SQLiteGatewayStore {
         }
     }
 
+    public func insertFirstAPIKey(_ key: APIKey, secretHash: [UInt8]) async throws(GatewayStoreError) -> Bool {
+        // One statement: SQLite's write lock makes the check and the insert one step, also across processes.
+        try await withDatabase { database in
+            try database.run(
+                """
+                INSERT INTO api_keys (id, name, scope, bundle_id, secret_hash, created_at, revoked_at)
+                    SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM api_keys)
+                """,
+                [
+                    .text(key.id), .text(key.name), .text(key.scope.rawValue), SQLiteValue(key.bundleID),
+                    .blob(secretHash), .integer(key.createdAt), SQLiteValue(key.revokedAt),
+                ]) > 0
+        }
+    }
+
     public func apiKey(secretHash: [UInt8]) async throws(GatewayStoreError) -> APIKey? {
         try await withDatabase { database in
             try Self.keys(where: "secret_hash = ? AND revoked_at IS NULL", [.blob(secretHash)], in: database).first
