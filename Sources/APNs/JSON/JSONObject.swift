@@ -54,6 +54,16 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         members.append(Member(key: key, value: value))
     }
 
+    /// The members a reader keeps: of a key written more than once only its last, as lookup by key
+    /// reads it; in the order written.
+    public var lastOfEachKey: [Member] {
+        members.indices.compactMap { index in
+            let key = members[index].key.utf8
+            let later = members[(index + 1)...].contains { $0.key.utf8.elementsEqual(key) }
+            return later ? nil : members[index]
+        }
+    }
+
     /// Keys that appear more than once, in the order of their second appearance.
     public var duplicateKeys: [String] {
         var seen = Set<[UInt8]>()

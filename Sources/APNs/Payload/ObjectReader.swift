@@ -14,14 +14,7 @@ struct ObjectReader {
 
     /// The members a receiver keeps: of a key written more than once only the last, as a lookup
     /// by key (and the linter) reads it, so an earlier copy's bad value does not refuse the payload.
-    var members: [JSONObject.Member] {
-        let all = object.members
-        var seen = Set<[UInt8]>()
-        var kept: [JSONObject.Member] = []
-        kept.reserveCapacity(all.count)
-        for member in all.reversed() where seen.insert(Array(member.key.utf8)).inserted { kept.append(member) }
-        return kept.reversed()
-    }
+    var members: [JSONObject.Member] { object.lastOfEachKey }
 
     func field(_ key: String) -> String {
         path.isEmpty ? key : "\(path).\(key)"
@@ -64,7 +57,8 @@ struct ObjectReader {
         var strings: [String] = []
         for (position, element) in array.enumerated() {
             guard let string = element.stringValue else {
-                throw FieldError(field: "\(field(key))[\(position)]", message: "must be a string, not \(element.kindDescription)")
+                throw FieldError(
+                    field: "\(field(key))[\(position)]", message: "must be a string, not \(element.kindDescription)")
             }
             strings.append(string)
         }
