@@ -8,6 +8,8 @@ import HTTP2
 /// Loop-confined, like the pool.
 struct RequestSlots {
     typealias Continuation = UnsafeContinuation<Result<RawResponse, APNsClientError>, Never>
+    /// A device push's sender (`APNsClient.send`), which hears its answer decoded.
+    typealias DecodedContinuation = UnsafeContinuation<Result<APNsResponse, APNsClientError>, Never>
 
     struct Slot {
         var request: APNsRequest?
