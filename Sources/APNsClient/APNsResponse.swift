@@ -69,6 +69,11 @@ public enum ResponseDecoder {
     /// `decode` of the HTTP/2 answer to the request sent with `sentID`, read from the response's
     /// bytes (the pool's path for a device push).
     static func decode(_ response: borrowing HTTP2Response, sentID: String) -> Result<APNsResponse, APNsClientError> {
+        // No APNs header kept (a server that sends none): nothing to look up.
+        if response.headers.isEmpty {
+            return decode(
+                status: response.status, apnsID: sentID, uniqueID: nil, body: response.body, apnsIDIsLowercase: true)
+        }
         let apnsID = LoopPool.apnsID(response.headers, sent: sentID)
         let sent = apnsID == nil || apnsID == sentID
         return decode(

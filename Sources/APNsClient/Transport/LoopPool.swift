@@ -293,10 +293,9 @@ final class LoopPool: @unchecked Sendable {
         guard let index = requests.index(ticket) else { return }
         switch result {
         case .success(let response):
-            let sentID = requests[index].apnsID
-            let isNotification = requests[index].isNotification
-            guard let completion = requests.release(ticket) else { return }
-            completion.complete(response, sentID: sentID, isNotification: isNotification)
+            guard let answered = requests.releaseAnswered(ticket) else { return }
+            answered.completion.complete(
+                response, sentID: answered.sentID, isNotification: answered.isNotification)
             if parkedHead < parked.count { admitParked() }
         case .failure(let failure):
             if !failure.mayHaveBeenProcessed, requests[index].resends < Self.maximumResends, !shuttingDown {

@@ -68,6 +68,23 @@ struct RequestSlots {
         _modify { yield &slots[index] }
     }
 
+    /// `release` for a request the server answered: also hands over its apns-id (moved out of the
+    /// slot, not copied) and whether it is a device push.
+    mutating func releaseAnswered(_ ticket: UInt64) -> (
+        completion: RequestCompletion, sentID: String, isNotification: Bool
+    )? {
+        guard let index = index(ticket), let completion = slots[index].completion else { return nil }
+        var sentID = ""
+        swap(&sentID, &slots[index].apnsID)
+        let isNotification = slots[index].isNotification
+        slots[index].completion = nil
+        slots[index].request = nil
+        slots[index].generation &+= 1
+        free.append(index)
+        count -= 1
+        return (completion, sentID, isNotification)
+    }
+
     /// Lets the request go; returns its completion for the caller to carry out (once).
     mutating func release(_ ticket: UInt64) -> RequestCompletion? {
         guard let index = index(ticket), let completion = slots[index].completion else { return nil }
