@@ -98,6 +98,15 @@ extension HTTP2ClientConnection {
     }
 
     func complete(_ token: UInt64, _ result: Result<HTTP2Response, HTTP2RequestFailure>) {
+        if let taken = pending.removeContext(token) {
+            if taken.timedOut, case .failure = result {
+                onCompletion?(
+                    self, taken.context, .failure(HTTP2RequestFailure(kind: .timedOut, mayHaveBeenProcessed: true)))
+            } else {
+                onCompletion?(self, taken.context, result)
+            }
+            return
+        }
         guard let entry = pending.remove(token) else { return }
         if entry.timedOut, case .failure = result {
             deliver(entry.completion, .failure(HTTP2RequestFailure(kind: .timedOut, mayHaveBeenProcessed: true)))

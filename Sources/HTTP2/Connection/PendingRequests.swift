@@ -115,6 +115,20 @@ struct PendingRequests {
         slots[index].timedOut = true
     }
 
+    /// Takes out the entry of an owner-context request without closures (the pool's, every
+    /// request of a send): its context and whether it timed out, without building an `Entry` (its
+    /// completion enum and optional closures, made and destroyed per response). Nil, and nothing
+    /// taken, when the token is dead or the entry has closures (`remove` takes those).
+    mutating func removeContext(_ token: UInt64) -> (context: UInt64, timedOut: Bool)? {
+        guard let index = index(token), !slots[index].hasCallbacks else { return nil }
+        let taken = (context: slots[index].context, timedOut: slots[index].timedOut)
+        slots[index].live = false
+        slots[index].generation &+= 1
+        free.append(index)
+        count -= 1
+        return taken
+    }
+
     /// Takes the entry out; the token is dead afterwards.
     mutating func remove(_ token: UInt64) -> Entry? {
         guard let index = index(token) else { return nil }
