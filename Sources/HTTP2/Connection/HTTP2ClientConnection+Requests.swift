@@ -33,7 +33,12 @@ extension HTTP2ClientConnection {
             deliver(completion, .failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: false)))
             return
         }
-        let token = pending.insert(PendingRequests.Entry(completion: completion, streamID: 0, deadline: deadline))
+        let token: UInt64
+        if case .context(let context) = completion {
+            token = pending.insertContext(context, deadline: deadline)
+        } else {
+            token = pending.insert(PendingRequests.Entry(completion: completion, streamID: 0, deadline: deadline))
+        }
         do {
             let streamID = try session.submitRequest(
                 headers: headers, extraHeaders: extraHeaders, body: body, token: token)

@@ -51,6 +51,21 @@ struct PendingRequests {
 
     var isEmpty: Bool { count == 0 }
 
+    /// `insert` of an owner-context request without closures (the pool's): no `Entry` built.
+    mutating func insertContext(_ context: UInt64, deadline: UInt64) -> UInt64 {
+        let index: Int
+        if let reused = free.popLast() {
+            index = reused
+        } else {
+            index = slots.count
+            slots.append(Slot())
+        }
+        let generation = slots[index].generation
+        slots[index] = Slot(context: context, deadline: deadline, generation: generation, live: true)
+        count += 1
+        return UInt64(generation) << 32 | UInt64(index)
+    }
+
     /// Stores `entry`; returns its token.
     mutating func insert(_ entry: Entry) -> UInt64 {
         let index: Int

@@ -99,7 +99,8 @@ extension NGHTTP2Session {
         guard listSize <= configuration.maxHeaderListSize else { return .tooLarge }
         slot.headerListSize = listSize
         if role == .client {
-            if let status = Self.status(name: name, value: value) {
+            // Only a 7-byte name can be `:status`: fields of other lengths skip the call.
+            if name.count == 7, let status = Self.status(name: name, value: value) {
                 if (100..<200).contains(slot.status) {
                     slot.headers.reset(keepingAtMost: .max)  // drop the interim response's fields
                 }
