@@ -114,18 +114,12 @@ public final class APNsClient: Sendable {
             let request = Self.request(
                 reusing: &built, for: original, authority: authority, authorization: token?.authorization)
             shard.sent.add(1, ordering: .relaxed)
-            let raw: Result<RawResponse, APNsClientError>
+            let result: Result<APNsResponse, APNsClientError>
             if let http2 {
-                raw = await http2.perform(request, timeout: requestTimeout)
+                result = await http2.send(request, timeout: requestTimeout)
             } else {
-                raw = await transport.perform(request, timeout: requestTimeout)
-            }
-            let result = raw.flatMap { raw in
-                // The id sent (or echoed: the transport hands back the sent string) is lowercase already.
-                let sent = raw.apnsID == nil || raw.apnsID == request.apnsID
-                return ResponseDecoder.decode(
-                    status: raw.status, apnsID: raw.apnsID ?? request.apnsID, uniqueID: raw.uniqueID, body: raw.body,
-                    apnsIDIsLowercase: sent)
+                result = ResponseDecoder.decode(
+                    await transport.perform(request, timeout: requestTimeout), sentID: request.apnsID)
             }
             guard case .failure(let error) = result else { return result }
             switch retries.step(after: error, policy: retryPolicy, resign: { credentials.resigns(after: token) }) {

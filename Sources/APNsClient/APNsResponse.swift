@@ -1,4 +1,5 @@
 import APNs
+import HTTP2
 
 /// A notification APNs accepted.
 public struct APNsResponse: Sendable, Equatable {
@@ -29,7 +30,9 @@ public enum ResponseDecoder {
         status: Int, apnsID: String?, uniqueID: String?, body: [UInt8], apnsIDIsLowercase: Bool
     ) -> Result<APNsResponse, APNsClientError> {
         if status == 200 {
-            return .success(APNsResponse(apnsID: apnsIDIsLowercase ? apnsID ?? "" : apnsID.map(lowercased) ?? "", uniqueID: uniqueID))
+            return .success(
+                APNsResponse(
+                    apnsID: apnsIDIsLowercase ? apnsID ?? "" : apnsID.map(lowercased) ?? "", uniqueID: uniqueID))
         }
         let json = try? JSONValue(parsing: body)
         let reason: Reason
@@ -39,9 +42,43 @@ public enum ResponseDecoder {
             reason = fallbackReason(status: status)
         }
         let timestamp = json?["timestamp"]?.intValue ?? json?["timestamp"]?.doubleValue.map { Int($0) }
-        return .failure(.rejected(APNsRejection(
-            status: status, reason: reason, apnsID: apnsID?.lowercased(), uniqueID: uniqueID,
-            timestampMilliseconds: status == 410 ? timestamp : nil)))
+        return .failure(
+            .rejected(
+                APNsRejection(
+                    status: status, reason: reason, apnsID: apnsID?.lowercased(), uniqueID: uniqueID,
+                    timestampMilliseconds: status == 410 ? timestamp : nil)))
+    }
+
+    /// What a transport's answer to the request sent with `sentID` means. A response without
+    /// `apns-id` is taken as the sent one; the id sent (or echoed: the transport hands back the sent
+    /// string) is lowercase already.
+    static func decode(_ raw: consuming Result<RawResponse, APNsClientError>, sentID: String) -> Result<
+        APNsResponse, APNsClientError
+    > {
+        switch consume raw {
+        case .success(let raw):
+            let sent = raw.apnsID == nil || raw.apnsID == sentID
+            return decode(
+                status: raw.status, apnsID: raw.apnsID ?? sentID, uniqueID: raw.uniqueID, body: raw.body,
+                apnsIDIsLowercase: sent)
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+
+    /// `decode` of the HTTP/2 answer to the request sent with `sentID`, read from the response's
+    /// bytes (the pool's path for a device push).
+    static func decode(_ response: borrowing HTTP2Response, sentID: String) -> Result<APNsResponse, APNsClientError> {
+        // No APNs header kept (a server that sends none): nothing to look up.
+        if response.headers.isEmpty {
+            return decode(
+                status: response.status, apnsID: sentID, uniqueID: nil, body: response.body, apnsIDIsLowercase: true)
+        }
+        let apnsID = LoopPool.apnsID(response.headers, sent: sentID)
+        let sent = apnsID == nil || apnsID == sentID
+        return decode(
+            status: response.status, apnsID: apnsID ?? sentID, uniqueID: response.headers.value(for: "apns-unique-id"),
+            body: response.body, apnsIDIsLowercase: sent)
     }
 
     /// `id` in lowercase, without allocating when it already is (APNs answers in lowercase).

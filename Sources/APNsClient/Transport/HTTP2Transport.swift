@@ -87,6 +87,22 @@ public final class HTTP2Transport: APNsTransport {
         }
     }
 
+    /// `perform` for a device push, answered decoded (`APNsClient.send`'s path: see
+    /// `RequestCompletion.decoded`). Executors as in `perform`.
+    @inline(__always)
+    nonisolated(nonsending) func send(
+        _ request: APNsRequest, timeout: Duration
+    ) async -> Result<APNsResponse, APNsClientError> {
+        let pool = localPool() ?? pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count]
+        return await _unsafeInheritExecutor_withUnsafeContinuation { continuation in
+            if pool.loop.inEventLoop {
+                pool.perform(request, timeout: timeout, continuation: continuation)
+            } else if !pool.loop.execute({ pool.perform(request, timeout: timeout, continuation: continuation) }) {
+                continuation.resume(returning: .failure(.shutDown))
+            }
+        }
+    }
+
     /// A pool for a loop-confined sender (the bulk path): the local one, else the next in turn.
     func pickPool() -> LoopPool {
         localPool() ?? pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count]

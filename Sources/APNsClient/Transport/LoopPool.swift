@@ -103,6 +103,12 @@ final class LoopPool: @unchecked Sendable {
         perform(request, timeout: timeout, completion: .continuation(continuation))
     }
 
+    /// Takes a device push; its continuation is resumed exactly once, on the loop, with the
+    /// answer decoded.
+    func perform(_ request: APNsRequest, timeout: Duration, continuation: RequestSlots.DecodedContinuation) {
+        perform(request, timeout: timeout, completion: .decoded(continuation))
+    }
+
     /// Takes a request; `completion` is carried out exactly once, on the loop (possibly before
     /// this returns, when the pool is shutting down).
     func perform(_ request: APNsRequest, timeout: Duration, completion: RequestCompletion) {
@@ -110,7 +116,7 @@ final class LoopPool: @unchecked Sendable {
         // module's release build, whatever the optimizer does across modules (a request's path).
         assert(loop.inEventLoop, "LoopPool.perform: called off its loop '\(loop.name)'")
         guard !shuttingDown else {
-            completion.complete(.failure(.shutDown))
+            completion.fail(.shutDown)
             return
         }
         if requests.count >= admissionLimit || parkedHead < parked.count {
@@ -135,11 +141,10 @@ final class LoopPool: @unchecked Sendable {
         if connecting == 0, usable < maximumConnections { growIfNeeded() }
     }
 
-    /// The one place a request ends.
-    @inline(__always)
-    private func finish(_ ticket: UInt64, _ result: consuming Result<RawResponse, APNsClientError>) {
+    /// The one place a request ends without an answer (`complete` is where one ends with it).
+    private func finish(_ ticket: UInt64, failing error: APNsClientError) {
         guard let completion = requests.release(ticket) else { return }
-        completion.complete(result)
+        completion.fail(error)
         if parkedHead < parked.count { admitParked() }
     }
 
@@ -155,7 +160,7 @@ final class LoopPool: @unchecked Sendable {
                 parkedHead = 0
             }
             if shuttingDown {
-                next.completion.complete(.failure(.shutDown))
+                next.completion.fail(.shutDown)
             } else {
                 admit(next.request, timeout: next.timeout, completion: next.completion)
             }
@@ -227,7 +232,7 @@ final class LoopPool: @unchecked Sendable {
 
     private func timedOut(_ ticket: UInt64) {
         guard let index = requests.index(ticket) else { return }
-        finish(ticket, .failure(.timedOut(afterSeconds: requests[index].timeout.secondsAsDouble)))
+        finish(ticket, failing: .timedOut(afterSeconds: requests[index].timeout.secondsAsDouble))
     }
 
     /// A request whose timeout passed before it went out on a stream: it cannot have reached the
@@ -246,11 +251,10 @@ final class LoopPool: @unchecked Sendable {
             }
         finish(
             ticket,
-            .failure(
-                .transport(
-                    TransportFailure(
-                        mayHaveReachedAPNs: false,
-                        message: "timed out after \(seconds) s \(waitedFor): not sent, so not delivered"))))
+            failing: .transport(
+                TransportFailure(
+                    mayHaveReachedAPNs: false,
+                    message: "timed out after \(seconds) s \(waitedFor): not sent, so not delivered")))
     }
 
     /// Submits waiting requests while a connection has a free stream: any ready one, or only
@@ -289,11 +293,10 @@ final class LoopPool: @unchecked Sendable {
         guard let index = requests.index(ticket) else { return }
         switch result {
         case .success(let response):
-            finish(
-                ticket,
-                .success(
-                    Self.rawResponse(
-                        response, sentID: requests[index].apnsID, isNotification: requests[index].isNotification)))
+            guard let answered = requests.releaseAnswered(ticket) else { return }
+            answered.completion.complete(
+                response, sentID: answered.sentID, isNotification: answered.isNotification)
+            if parkedHead < parked.count { admitParked() }
         case .failure(let failure):
             if !failure.mayHaveBeenProcessed, requests[index].resends < Self.maximumResends, !shuttingDown {
                 requests[index].resends += 1
@@ -307,10 +310,9 @@ final class LoopPool: @unchecked Sendable {
             } else {
                 finish(
                     ticket,
-                    .failure(
-                        .transport(
-                            TransportFailure(
-                                mayHaveReachedAPNs: failure.mayHaveBeenProcessed, message: failure.description))))
+                    failing: .transport(
+                        TransportFailure(mayHaveReachedAPNs: failure.mayHaveBeenProcessed, message: failure.description)
+                    ))
             }
         }
     }
@@ -318,19 +320,20 @@ final class LoopPool: @unchecked Sendable {
     /// What the client reads from `response`, made with one initialiser and handed on at once.
     /// `isNotification`: the answer to a device push, which has no broadcast or channel ids to read
     /// (a server that leaves out `apns-id` gets the sent one, in `APNsClient`).
-    static func rawResponse(_ response: HTTP2Response, sentID: String, isNotification: Bool) -> RawResponse {
-        let apnsID = Self.apnsID(response.headers, sent: sentID)
-        if apnsID != nil || isNotification {
-            return RawResponse(
-                status: response.status, apnsID: apnsID, uniqueID: response.headers.value(for: "apns-unique-id"),
-                body: response.body)
-        }
+    /// Filled in field by field into one value: built with the memberwise initialiser and returned,
+    /// the whole response was copied and the original destroyed, per answer.
+    static func rawResponse(_ response: borrowing HTTP2Response, sentID: String, isNotification: Bool) -> RawResponse {
+        var raw = RawResponse(status: response.status)
+        raw.apnsID = Self.apnsID(response.headers, sent: sentID)
+        raw.uniqueID = response.headers.value(for: "apns-unique-id")
+        if !response.body.isEmpty { raw.body = response.body }
         // Broadcast and channel answers; device answers always carry apns-id, so their hot path
         // skips these lookups.
-        return RawResponse(
-            status: response.status, uniqueID: response.headers.value(for: "apns-unique-id"), body: response.body,
-            requestID: response.headers.value(for: "apns-request-id"),
-            channelID: response.headers.value(for: "apns-channel-id"))
+        if raw.apnsID == nil, !isNotification {
+            raw.requestID = response.headers.value(for: "apns-request-id")
+            raw.channelID = response.headers.value(for: "apns-channel-id")
+        }
+        return raw
     }
 
     /// The response's apns-id; the sent string itself when the server echoed it (no new string).
@@ -426,7 +429,7 @@ final class LoopPool: @unchecked Sendable {
         let message = "cannot connect to \(connectionConfiguration.host):\(connectionConfiguration.port): \(error)"
         let failure = TransportFailure(mayHaveReachedAPNs: false, message: message, kind: Self.kind(of: error))
         while let ticket = waiting.popFirst() {
-            finish(ticket, .failure(.transport(failure)))
+            finish(ticket, failing: .transport(failure))
         }
     }
 
@@ -463,10 +466,10 @@ final class LoopPool: @unchecked Sendable {
         reconnectTimer = nil
         sweepTimer = nil
         while let ticket = waiting.popFirst() {
-            finish(ticket, .failure(.shutDown))
+            finish(ticket, failing: .shutDown)
         }
         while parkedHead < parked.count {
-            parked[parkedHead].completion.complete(.failure(.shutDown))
+            parked[parkedHead].completion.fail(.shutDown)
             parkedHead += 1
         }
         parked.removeAll()

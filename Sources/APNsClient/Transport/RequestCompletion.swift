@@ -1,15 +1,38 @@
+import HTTP2
+
 /// Who hears how a pooled request ended: a task awaiting it, or a loop-confined consumer that
 /// tells its requests apart by a tag (the bulk sender, which needs no task per request).
 enum RequestCompletion {
     case continuation(RequestSlots.Continuation)
+    /// A task awaiting a device push's answer decoded (`APNsClient.send`): decoded here, on the
+    /// loop, straight from the HTTP/2 response, so no `RawResponse` is made, copied into the task
+    /// and destroyed there for each answer.
+    case decoded(RequestSlots.DecodedContinuation)
     case handler(any LoopRequestHandler, tag: Int)
 
-    /// Hands `result` over; called once per request, on the pool's loop.
+    /// Hands over the server's answer to the request sent with `sentID`; called once per request,
+    /// on the pool's loop.
     @inline(__always)
-    func complete(_ result: consuming Result<RawResponse, APNsClientError>) {
+    func complete(_ response: borrowing HTTP2Response, sentID: String, isNotification: Bool) {
+        if case .decoded(let continuation) = self {
+            continuation.resume(returning: ResponseDecoder.decode(response, sentID: sentID))
+            return
+        }
+        let raw = LoopPool.rawResponse(response, sentID: sentID, isNotification: isNotification)
         switch self {
-        case .continuation(let continuation): continuation.resume(returning: result)
-        case .handler(let handler, let tag): handler.requestFinished(tag, result)
+        case .continuation(let continuation): continuation.resume(returning: .success(raw))
+        case .decoded: break
+        case .handler(let handler, let tag): handler.requestFinished(tag, .success(raw))
+        }
+    }
+
+    /// Hands over why the request failed; called once per request, on the pool's loop.
+    @inline(__always)
+    func fail(_ error: APNsClientError) {
+        switch self {
+        case .continuation(let continuation): continuation.resume(returning: .failure(error))
+        case .decoded(let continuation): continuation.resume(returning: .failure(error))
+        case .handler(let handler, let tag): handler.requestFinished(tag, .failure(error))
         }
     }
 }

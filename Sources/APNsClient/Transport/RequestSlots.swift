@@ -8,6 +8,8 @@ import HTTP2
 /// Loop-confined, like the pool.
 struct RequestSlots {
     typealias Continuation = UnsafeContinuation<Result<RawResponse, APNsClientError>, Never>
+    /// A device push's sender (`APNsClient.send`), which hears its answer decoded.
+    typealias DecodedContinuation = UnsafeContinuation<Result<APNsResponse, APNsClientError>, Never>
 
     struct Slot {
         var request: APNsRequest?
@@ -64,6 +66,23 @@ struct RequestSlots {
     subscript(index: Int) -> Slot {
         _read { yield slots[index] }
         _modify { yield &slots[index] }
+    }
+
+    /// `release` for a request the server answered: also hands over its apns-id (moved out of the
+    /// slot, not copied) and whether it is a device push.
+    mutating func releaseAnswered(_ ticket: UInt64) -> (
+        completion: RequestCompletion, sentID: String, isNotification: Bool
+    )? {
+        guard let index = index(ticket), let completion = slots[index].completion else { return nil }
+        var sentID = ""
+        swap(&sentID, &slots[index].apnsID)
+        let isNotification = slots[index].isNotification
+        slots[index].completion = nil
+        slots[index].request = nil
+        slots[index].generation &+= 1
+        free.append(index)
+        count -= 1
+        return (completion, sentID, isNotification)
     }
 
     /// Lets the request go; returns its completion for the caller to carry out (once).

@@ -33,7 +33,12 @@ extension HTTP2ClientConnection {
             deliver(completion, .failure(HTTP2RequestFailure(kind: .connection(error), mayHaveBeenProcessed: false)))
             return
         }
-        let token = pending.insert(PendingRequests.Entry(completion: completion, streamID: 0, deadline: deadline))
+        let token: UInt64
+        if case .context(let context) = completion {
+            token = pending.insertContext(context, deadline: deadline)
+        } else {
+            token = pending.insert(PendingRequests.Entry(completion: completion, streamID: 0, deadline: deadline))
+        }
         do {
             let streamID = try session.submitRequest(
                 headers: headers, extraHeaders: extraHeaders, body: body, token: token)
@@ -98,6 +103,15 @@ extension HTTP2ClientConnection {
     }
 
     func complete(_ token: UInt64, _ result: Result<HTTP2Response, HTTP2RequestFailure>) {
+        if let taken = pending.removeContext(token) {
+            if taken.timedOut, case .failure = result {
+                onCompletion?(
+                    self, taken.context, .failure(HTTP2RequestFailure(kind: .timedOut, mayHaveBeenProcessed: true)))
+            } else {
+                onCompletion?(self, taken.context, result)
+            }
+            return
+        }
         guard let entry = pending.remove(token) else { return }
         if entry.timedOut, case .failure = result {
             deliver(entry.completion, .failure(HTTP2RequestFailure(kind: .timedOut, mayHaveBeenProcessed: true)))

@@ -84,7 +84,12 @@ public final class HTTP2ClientConnection {
     // SAFETY (`@exclusivity(unchecked)` on `phase`, `session`, `flushScheduled`, `unflushedRequests`, `pending`):
     // loop thread only, read for every request and response; each access is a momentary read or
     // write, none held across a call that could re-enter the connection.
-    @exclusivity(unchecked) var phase: Phase = .resolving
+    @exclusivity(unchecked) var phase: Phase = .resolving {
+        didSet { ready = if case .ready = phase { true } else { false } }
+    }
+    /// `phase` is `.ready`, kept beside it: read for every request and response (matching the enum,
+    /// which has payloads, copied it).
+    @exclusivity(unchecked) private var ready = false
     var io: ConnectionIO?
     @exclusivity(unchecked) var session: HTTP2ClientSession?
     @exclusivity(unchecked) var pending = PendingRequests()
@@ -129,10 +134,7 @@ public final class HTTP2ClientConnection {
 
     // MARK: State
 
-    public var isReady: Bool {
-        if case .ready = phase { return true }
-        return false
-    }
+    public var isReady: Bool { ready }
 
     public var isClosed: Bool {
         if case .closed = phase { return true }
@@ -155,7 +157,7 @@ public final class HTTP2ClientConnection {
     /// ready: no call into nghttp2, for choosing among connections; `availableStreams` is the
     /// authority before submitting.
     public var freeStreamEstimate: Int {
-        guard case .ready = phase else { return 0 }
+        guard ready else { return 0 }
         return streamLimit - pending.count
     }
 }

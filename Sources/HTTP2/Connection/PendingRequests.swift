@@ -51,6 +51,21 @@ struct PendingRequests {
 
     var isEmpty: Bool { count == 0 }
 
+    /// `insert` of an owner-context request without closures (the pool's): no `Entry` built.
+    mutating func insertContext(_ context: UInt64, deadline: UInt64) -> UInt64 {
+        let index: Int
+        if let reused = free.popLast() {
+            index = reused
+        } else {
+            index = slots.count
+            slots.append(Slot())
+        }
+        let generation = slots[index].generation
+        slots[index] = Slot(context: context, deadline: deadline, generation: generation, live: true)
+        count += 1
+        return UInt64(generation) << 32 | UInt64(index)
+    }
+
     /// Stores `entry`; returns its token.
     mutating func insert(_ entry: Entry) -> UInt64 {
         let index: Int
@@ -113,6 +128,20 @@ struct PendingRequests {
     mutating func markTimedOut(_ token: UInt64) {
         guard let index = index(token) else { return }
         slots[index].timedOut = true
+    }
+
+    /// Takes out the entry of an owner-context request without closures (the pool's, every
+    /// request of a send): its context and whether it timed out, without building an `Entry` (its
+    /// completion enum and optional closures, made and destroyed per response). Nil, and nothing
+    /// taken, when the token is dead or the entry has closures (`remove` takes those).
+    mutating func removeContext(_ token: UInt64) -> (context: UInt64, timedOut: Bool)? {
+        guard let index = index(token), !slots[index].hasCallbacks else { return nil }
+        let taken = (context: slots[index].context, timedOut: slots[index].timedOut)
+        slots[index].live = false
+        slots[index].generation &+= 1
+        free.append(index)
+        count -= 1
+        return taken
     }
 
     /// Takes the entry out; the token is dead afterwards.

@@ -12,9 +12,10 @@ extension NGHTTP2Session {
     }
 
     private func lookUpSlot(_ session: OpaquePointer, _ streamID: Int32) -> Int32? {
-        guard
-            let index = slots.openSlot(
-                userData: nghttp2_session_get_stream_user_data(session, streamID), streamID: streamID)
+        // `isOpen`, inlined, rather than a call to `StreamSlots.openSlot`: calling a method of the
+        // table copied it (both its arrays retained and released) at every miss of the cached slot.
+        guard let index = StreamSlots.index(nghttp2_session_get_stream_user_data(session, streamID)),
+            slots.isOpen(index, streamID: streamID)
         else { return nil }
         lastStreamID = streamID
         lastSlot = index
@@ -98,7 +99,8 @@ extension NGHTTP2Session {
         guard listSize <= configuration.maxHeaderListSize else { return .tooLarge }
         slot.headerListSize = listSize
         if role == .client {
-            if let status = Self.status(name: name, value: value) {
+            // Only a 7-byte name can be `:status`: fields of other lengths skip the call.
+            if name.count == 7, let status = Self.status(name: name, value: value) {
                 if (100..<200).contains(slot.status) {
                     slot.headers.reset(keepingAtMost: .max)  // drop the interim response's fields
                 }
@@ -314,7 +316,7 @@ extension NGHTTP2Session {
         _ streamID: Int32, _ sourcePointer: UnsafeMutableRawPointer?, into buffer: UnsafeMutablePointer<UInt8>,
         length: Int, flags: UnsafeMutablePointer<UInt32>
     ) -> Int {
-        guard let index = slots.openSlot(userData: sourcePointer, streamID: streamID) else {
+        guard let index = StreamSlots.index(sourcePointer), slots.isOpen(index, streamID: streamID) else {
             return Int(NGHTTP2.temporalCallbackFailure)
         }
         let offset = slots[index].outgoingOffset
