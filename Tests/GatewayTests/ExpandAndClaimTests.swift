@@ -105,6 +105,28 @@ struct ExpandAndClaimTests {
             .deliveries.isEmpty)
     }
 
+    @Test func aTokenPrunedWhileItsChunkWaitedIsNotSentAndTheNotificationEnds() async throws {
+        let fixture = try GatewayStoreFixture(.sqlite)
+        defer { fixture.remove() }
+        let id = try await created(fixture.store, devices: 3)
+        let made = try await fixture.store.expandAndClaim(
+            id: id, chunkSize: 10, claimer: "a", leaseMilliseconds: lease, now: Clock.start)
+        try #require(made.claim.deliveries.count == 3)
+        #expect(
+            try await fixture.store.prune(
+                .invalidateForTopic(statusReason: "DeviceTokenNotForTopic"), bundleID: bundleID, kind: .device,
+                token: try token(2).hex))
+        let retaken = try await fixture.store.claimDeliveries(
+            limit: 10, claimer: "c", leaseMilliseconds: lease, now: Clock.start + lease)
+        #expect(retaken.deliveries.map(\.recipient) == [try token(1).hex, try token(3).hex])
+        try await fixture.store.recordOutcomes(
+            retaken.deliveries.map { DeliveryOutcome($0, result: .succeeded(apnsUniqueID: nil)) },
+            backoff: DeliveryBackoff(), now: Clock.start + lease + 1)
+        let counts = try await fixture.store.counts(id: id)
+        #expect(counts.succeeded == 2 && counts.cancelled == 1 && counts.pending == 0, "\(counts)")
+        #expect(try await fixture.store.notification(id: id)?.state == .done)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func cancellingStopsClaimedWorkAndIgnoresItsLateOutcomes(_ kind: StoreKind) async throws {
         let fixture = try GatewayStoreFixture(kind)

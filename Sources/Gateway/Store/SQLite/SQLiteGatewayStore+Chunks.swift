@@ -62,12 +62,13 @@ extension SQLiteGatewayStore {
                 """
                 UPDATE delivery_chunks SET claimed_by = ?, claimed_until = ?
                     WHERE seq = (SELECT seq FROM delivery_chunks WHERE claimed_until <= ? ORDER BY claimed_until LIMIT 1)
-                    RETURNING seq, notification_seq, after_cursor, last_cursor
+                    RETURNING seq, notification_seq, after_cursor, last_cursor, unrecorded
                 """, [.text(lease.claimer), .integer(lease.until), .integer(now)], table: "delivery_chunks"
             ) { row throws(GatewayStoreError) in
                 (
                     seq: try row.int(0, "seq"), notification: try row.int(1, "notification_seq"),
-                    after: try row.int(2, "after_cursor"), last: try row.int(3, "last_cursor")
+                    after: try row.int(2, "after_cursor"), last: try row.int(3, "last_cursor"),
+                    unrecorded: try row.int(4, "unrecorded")
                 )
             }
             guard let chunk = claimed.first else { return nil }
@@ -85,6 +86,23 @@ extension SQLiteGatewayStore {
                     ) { _ in true }.isEmpty
                 }
             }
+            // Members pruned or deleted while the chunk waited are not sent and count as cancelled;
+            // devices tagged since in its range are sent and count as recipients: so pending stays
+            // recipients less recorded outcomes.
+            let change = deliveries.count - chunk.unrecorded
+            if change != 0 {
+                try database.run(
+                    """
+                    UPDATE notifications SET recipients = recipients + max(?1, 0), cancelled = cancelled + max(-?1, 0),
+                        pending = pending + ?1
+                        WHERE seq = ?2
+                    """, [.integer(change), .integer(chunk.notification)])
+                try database.run(
+                    """
+                    UPDATE notifications SET state = 'done'
+                        WHERE seq = ? AND state = 'sending' AND expanded = 1 AND pending = 0
+                    """, [.integer(chunk.notification)])
+            }
             guard !deliveries.isEmpty,
                 let notification = try notifications(where: "seq = ?", [.integer(chunk.notification)], in: database)
                     .first
@@ -99,48 +117,47 @@ extension SQLiteGatewayStore {
         }
     }
 
-    /// Records the outcomes of chunk members (ids from `SQLiteChunkDelivery`), each as one new row,
-    /// in the caller's transaction; returns how many tokens the pruning rule changed.
+    /// Inserts a chunk's successes: parameters ?1 notification seq, ?2 kind, ?3 the apns-ids' 16
+    /// bytes each in the list's order, ?4 now, ?5 a JSON array of [recipient, environment,
+    /// apns-unique-id or null]. One statement per batch, json_each driving, as the rows' successes.
+    static let insertSuccessesSQL = """
+        INSERT INTO deliveries (notification_seq, kind, recipient, environment, apns_id, status, attempts,
+            next_attempt_at, last_attempt_at, apns_unique_id)
+            SELECT ?1, ?2, o.value ->> 0, o.value ->> 1, substr(?3, o.key * 16 + 1, 16), 'succeeded', 1, ?4, ?4,
+                o.value ->> 2
+                FROM json_each(?5) o
+        """
+
+    /// Records the outcomes of chunk members (`ChunkOutcomes`), each as one new row, in the caller's
+    /// transaction; returns how many tokens the pruning rule changed.
     static func recordChunkOutcomes(
-        _ outcomes: [DeliveryOutcome], backoff: DeliveryBackoff, now: Int, in database: SQLiteDatabase
+        _ chunks: [ChunkOutcomes], backoff: DeliveryBackoff, now: Int, in database: SQLiteDatabase
     ) throws -> Int {
-        var byChunk: [Int: [(delivery: Delivery, result: DeliveryOutcome.Result)]] = [:]
-        for outcome in outcomes {
-            guard let delivery = outcome.delivery, let chunk = SQLiteChunkDelivery.chunk(of: outcome.deliveryID)
-            else { continue }
-            byChunk[chunk, default: []].append((delivery, outcome.result))
-        }
         var pruned = 0
-        // In chunk order, so a notification's rows list in recipient order.
-        for chunk in byChunk.keys.sorted() {
-            guard let members = byChunk[chunk] else { continue }
-            guard let first = members.first?.delivery else { continue }
+        for chunk in chunks {
             let held = try database.query(
                 "SELECT notification_seq FROM delivery_chunks WHERE seq = ? AND claimed_by = ? AND claimed_until = ?",
-                [.integer(chunk), SQLiteValue(first.claimedBy), SQLiteValue(first.claimedUntil)]
+                [.integer(chunk.seq), SQLiteValue(chunk.claimedBy), SQLiteValue(chunk.claimedUntil)]
             ) { $0.int(0) }
             guard let notificationSeq = held.first ?? nil else { continue }
-            var notification: StoredNotification?
             var counts = NotificationCounts()
-            for (delivery, result) in members.sorted(by: {
-                SQLiteChunkDelivery.position(of: $0.delivery.id) < SQLiteChunkDelivery.position(of: $1.delivery.id)
-            }) {
-                var next = delivery
-                var prune: PruneAction?
-                if case .succeeded(let uniqueID) = result {
-                    next.status = .succeeded
-                    next.attempts = 1
-                    next.lastAttemptAt = now
-                    next.apnsUniqueID = uniqueID
-                } else {
-                    if notification == nil {
-                        notification = try notifications(where: "seq = ?", [.integer(notificationSeq)], in: database)
-                            .first
-                    }
-                    guard let notification else { continue }
-                    (next, prune) = delivery.applying(
-                        result, backoff: backoff, topic: notification.request.topic, now: now)
+            if let successes = chunk.successes {
+                try database.run(
+                    insertSuccessesSQL,
+                    [
+                        .integer(notificationSeq), .text(successes.kind.rawValue), .blob(successes.apnsIDs),
+                        .integer(now), .text(successes.list),
+                    ])
+                counts.succeeded = successes.count
+            }
+            var notification: StoredNotification?
+            for (delivery, result) in chunk.others {
+                if notification == nil {
+                    notification = try notifications(where: "seq = ?", [.integer(notificationSeq)], in: database).first
                 }
+                guard let notification else { break }
+                let (next, prune) = delivery.applying(
+                    result, backoff: backoff, topic: notification.request.topic, now: now)
                 try database.run(
                     """
                     INSERT INTO deliveries (notification_seq, kind, recipient, environment, apns_id, status, reason,
@@ -154,7 +171,7 @@ extension SQLiteGatewayStore {
                         .integer(next.nextAttemptAt), SQLiteValue(next.lastAttemptAt), SQLiteValue(next.apnsUniqueID),
                     ])
                 counts.count(next.status)
-                if let prune, let notification,
+                if let prune,
                     try Self.prune(
                         prune, bundleID: notification.request.bundleID, kind: next.kind, token: next.recipient,
                         in: database)
@@ -176,10 +193,58 @@ extension SQLiteGatewayStore {
                 [.integer(notificationSeq)])
             try database.run(
                 "UPDATE delivery_chunks SET unrecorded = unrecorded - ? WHERE seq = ?",
-                [.integer(members.count), .integer(chunk)])
-            try database.run("DELETE FROM delivery_chunks WHERE seq = ? AND unrecorded <= 0", [.integer(chunk)])
+                [.integer(chunk.count), .integer(chunk.seq)])
+            try database.run("DELETE FROM delivery_chunks WHERE seq = ? AND unrecorded <= 0", [.integer(chunk.seq)])
         }
         return pruned
+    }
+
+    /// One chunk's outcomes, prepared on the caller's thread (not the store's): all successes (a
+    /// fan-out's batches) as `insertSuccessesSQL`'s parameters, else each outcome one by one; in
+    /// chunk order, each in member order, so a notification's rows list in recipient order. Outcomes without their delivery are left out.
+    struct ChunkOutcomes: Sendable {
+        var seq: Int
+        var claimedBy: String?
+        var claimedUntil: Int?
+        var count: Int
+        var successes: (kind: Delivery.Kind, apnsIDs: [UInt8], list: String, count: Int)?
+        var others: [(Delivery, DeliveryOutcome.Result)]
+
+        static func of(_ outcomes: [DeliveryOutcome]) -> [ChunkOutcomes] {
+            var byChunk: [Int: [(delivery: Delivery, result: DeliveryOutcome.Result)]] = [:]
+            for outcome in outcomes {
+                guard let delivery = outcome.delivery, let chunk = SQLiteChunkDelivery.chunk(of: outcome.deliveryID)
+                else { continue }
+                byChunk[chunk, default: []].append((delivery, outcome.result))
+            }
+            return byChunk.keys.sorted().compactMap { seq in
+                guard var members = byChunk[seq], let first = members.first?.delivery else { return nil }
+                members.sort {
+                    SQLiteChunkDelivery.position(of: $0.delivery.id) < SQLiteChunkDelivery.position(of: $1.delivery.id)
+                }
+                var apnsIDs: [UInt8] = []
+                var list: [JSONValue] = []
+                for (delivery, result) in members {
+                    // A chunk with any other outcome is inserted row by row, in member order.
+                    guard case .succeeded(let uniqueID) = result, delivery.kind == first.kind else {
+                        return ChunkOutcomes(
+                            seq: seq, claimedBy: first.claimedBy, claimedUntil: first.claimedUntil,
+                            count: members.count, successes: nil, others: members.map { ($0.delivery, $0.result) })
+                    }
+                    apnsIDs += SQLiteAPNsID.bytes(delivery.apnsID)
+                    list.append(
+                        .array([
+                            .string(delivery.recipient), .string(delivery.environment.rawValue),
+                            uniqueID.map(JSONValue.string) ?? .null,
+                        ]))
+                }
+                return ChunkOutcomes(
+                    seq: seq, claimedBy: first.claimedBy, claimedUntil: first.claimedUntil, count: members.count,
+                    successes: list.isEmpty
+                        ? nil : (first.kind, apnsIDs, JSONValue.array(list).encodedString, list.count),
+                    others: [])
+            }
+        }
     }
 
     /// What chunks need of a notification's row.

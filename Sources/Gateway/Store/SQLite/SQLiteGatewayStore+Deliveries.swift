@@ -65,7 +65,7 @@ extension SQLiteGatewayStore {
         // `Delivery.applying(.succeeded)` does, written in SQL. Their JSON is encoded here, on the
         // caller's thread, not on the store's.
         // Members of a chunk (negative ids) have no row yet: `recordChunkOutcomes` makes theirs.
-        let chunked = outcomes.filter { $0.deliveryID < 0 }
+        let chunked = ChunkOutcomes.of(outcomes.filter { $0.deliveryID < 0 })
         let outcomes = outcomes.filter { $0.deliveryID >= 0 }
         let successes = outcomes.compactMap { outcome -> JSONValue? in
             guard case .succeeded(let uniqueID) = outcome.result else { return nil }
