@@ -44,12 +44,109 @@ struct ExpandAndClaimTests {
             id: id, chunkSize: 2, claimer: "a", leaseMilliseconds: lease, now: Clock.start)
         #expect(after.progress.inserted == 0 && after.progress.finished && after.claim.deliveries.isEmpty)
 
-        // What was returned is what was stored, ids and apns-ids included.
         let claimed = (first.claim.deliveries + second.claim.deliveries + third.claim.deliveries)
-        #expect(try await fixture.reopened().allDeliveries(id) == claimed)
         #expect(Set(claimed.map(\.apnsID)).count == 5)
         let counts = try await fixture.store.counts(id: id)
         #expect(counts.pending == 5 && counts.succeeded == 0)
+
+        // What was claimed is what is recorded: each recipient once, with the apns-id it was sent with.
+        try await fixture.store.recordOutcomes(
+            claimed.map { DeliveryOutcome($0, result: .succeeded(apnsUniqueID: nil)) }, backoff: DeliveryBackoff(),
+            now: Clock.start + 1)
+        let recorded = try await fixture.reopened().allDeliveries(id)
+        #expect(recorded.map(\.recipient) == claimed.map(\.recipient))
+        #expect(recorded.map(\.apnsID) == claimed.map(\.apnsID))
+        #expect(recorded.allSatisfy { $0.status == .succeeded && $0.attempts == 1 && $0.claimedBy == nil })
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aClaimTakenAgainAfterItsLeaseSendsOnlyWhatWasNotRecorded(_ kind: StoreKind) async throws {
+        let fixture = try GatewayStoreFixture(kind)
+        defer { fixture.remove() }
+        let id = try await created(fixture.store, devices: 4)
+        let made = try await fixture.store.expandAndClaim(
+            id: id, chunkSize: 10, claimer: "a", leaseMilliseconds: lease, now: Clock.start)
+        try #require(made.claim.deliveries.count == 4)
+        // The worker recorded two outcomes and died: a success and a retry.
+        try await fixture.store.recordOutcomes(
+            [
+                DeliveryOutcome(made.claim.deliveries[0], result: .succeeded(apnsUniqueID: nil)),
+                DeliveryOutcome(made.claim.deliveries[1], result: .retryable(reason: "ServiceUnavailable")),
+            ], backoff: DeliveryBackoff(), now: Clock.start + 1)
+
+        let store = try fixture.reopened()
+        // Claimed until nothing is due: the retry (its backoff is shorter than the lease) and the two
+        // never recorded come back, in one claim or two.
+        var retaken = DeliveryClaim(deliveries: [], notifications: [:])
+        while true {
+            let claim = try await store.claimDeliveries(
+                limit: 10, claimer: "c", leaseMilliseconds: lease, now: Clock.start + lease)
+            if claim.deliveries.isEmpty { break }
+            retaken.deliveries += claim.deliveries
+        }
+        let retry = made.claim.deliveries[1]
+        #expect(Set(retaken.deliveries.map(\.recipient)) == Set(made.claim.deliveries.dropFirst().map(\.recipient)))
+        #expect(
+            Set(retaken.deliveries.map(\.apnsID)) == Set(made.claim.deliveries.dropFirst().map(\.apnsID)),
+            "the same apns-ids")
+        #expect(retaken.deliveries.first { $0.recipient == retry.recipient }?.attempts == 1)
+        try await store.recordOutcomes(
+            retaken.deliveries.map { DeliveryOutcome($0, result: .succeeded(apnsUniqueID: nil)) },
+            backoff: DeliveryBackoff(), now: Clock.start + lease + 1)
+        #expect(try await store.notification(id: id)?.state == .done)
+        let rows = try await store.allDeliveries(id)
+        #expect(rows.count == 4 && rows.allSatisfy { $0.status == .succeeded }, "one row each: \(rows)")
+        #expect(Set(rows.map(\.apnsID)) == Set(made.claim.deliveries.map(\.apnsID)))
+        #expect(try await store.pendingDeliveryCount() == 0)
+        #expect(
+            try await store.claimDeliveries(
+                limit: 10, claimer: "c", leaseMilliseconds: lease, now: Clock.start + 10 * lease
+            )
+            .deliveries.isEmpty)
+    }
+
+    @Test func aTokenPrunedWhileItsChunkWaitedIsNotSentAndTheNotificationEnds() async throws {
+        let fixture = try GatewayStoreFixture(.sqlite)
+        defer { fixture.remove() }
+        let id = try await created(fixture.store, devices: 3)
+        let made = try await fixture.store.expandAndClaim(
+            id: id, chunkSize: 10, claimer: "a", leaseMilliseconds: lease, now: Clock.start)
+        try #require(made.claim.deliveries.count == 3)
+        #expect(
+            try await fixture.store.prune(
+                .invalidateForTopic(statusReason: "DeviceTokenNotForTopic"), bundleID: bundleID, kind: .device,
+                token: try token(2).hex))
+        let retaken = try await fixture.store.claimDeliveries(
+            limit: 10, claimer: "c", leaseMilliseconds: lease, now: Clock.start + lease)
+        #expect(retaken.deliveries.map(\.recipient) == [try token(1).hex, try token(3).hex])
+        try await fixture.store.recordOutcomes(
+            retaken.deliveries.map { DeliveryOutcome($0, result: .succeeded(apnsUniqueID: nil)) },
+            backoff: DeliveryBackoff(), now: Clock.start + lease + 1)
+        let counts = try await fixture.store.counts(id: id)
+        #expect(counts.succeeded == 2 && counts.cancelled == 1 && counts.pending == 0, "\(counts)")
+        #expect(try await fixture.store.notification(id: id)?.state == .done)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func cancellingStopsClaimedWorkAndIgnoresItsLateOutcomes(_ kind: StoreKind) async throws {
+        let fixture = try GatewayStoreFixture(kind)
+        defer { fixture.remove() }
+        let id = try await created(fixture.store, devices: 3)
+        let made = try await fixture.store.expandAndClaim(
+            id: id, chunkSize: 10, claimer: "a", leaseMilliseconds: lease, now: Clock.start)
+        #expect(try await fixture.store.pendingDeliveryCount() == 3)
+        let cancelled = try await fixture.store.cancelNotification(id: id, now: Clock.start + 1)
+        #expect(cancelled.state == .cancelled)
+        try await fixture.store.recordOutcomes(
+            made.claim.deliveries.map { DeliveryOutcome($0, result: .succeeded(apnsUniqueID: nil)) },
+            backoff: DeliveryBackoff(), now: Clock.start + 2)
+        let counts = try await fixture.store.counts(id: id)
+        #expect(counts.cancelled == 3 && counts.pending == 0 && counts.succeeded == 0, "\(counts)")
+        #expect(try await fixture.store.pendingDeliveryCount() == 0)
+        #expect(
+            try await fixture.store.claimDeliveries(
+                limit: 10, claimer: "c", leaseMilliseconds: lease, now: Clock.start + 2 * lease
+            ).deliveries.isEmpty, "nothing comes back after the lease")
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -108,7 +205,7 @@ struct ExpandAndClaimTests {
         let made = try await fixture.store.expandAndClaim(
             id: id, chunkSize: 10, claimer: "a", leaseMilliseconds: lease, now: Clock.start)
         try await fixture.store.recordOutcomes(
-            made.claim.deliveries.map { DeliveryOutcome(deliveryID: $0.id, result: .succeeded(apnsUniqueID: nil)) },
+            made.claim.deliveries.map { DeliveryOutcome($0, result: .succeeded(apnsUniqueID: nil)) },
             backoff: DeliveryBackoff(), now: Clock.start + 10)
         let notification = try await fixture.reopened().notification(id: id)
         #expect(notification?.state == .done)

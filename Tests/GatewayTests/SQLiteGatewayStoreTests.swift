@@ -42,13 +42,13 @@ struct SQLiteGatewayStoreTests {
     @Test(arguments: ["tags", "users", "push-to-start"])
     func expansionWalksAnIndexFromTheCursor(_ kind: String) throws {
         var values: [SQLiteValue] = [.text(bundleID), .integer(0), .text(#"["a"]"#), .integer(1_000)]
-        if kind == "push-to-start" { values.append(.text("Score")) }
+        values += [kind == "push-to-start" ? .text("Score") : .null, .integer(.max)]
         let steps = try plan(SQLiteGatewayStore.expansionSQL(kind), values)
         let table = kind == "push-to-start" ? "push_to_start_tokens" : "devices"
         #expect(steps.contains { $0.hasPrefix("SEARCH d USING INDEX") }, "\(table): \(steps)")
         if kind == "tags" {
             // A tag may cover every device: no sort over them.
-            #expect(steps.contains("SEARCH d USING INDEX devices_by_app (bundle_id=? AND seq>?)"), "\(steps)")
+            #expect(steps.contains("SEARCH d USING INDEX devices_by_app (bundle_id=? AND seq>? AND seq<?)"), "\(steps)")
             #expect(!steps.contains { $0.contains("TEMP B-TREE") }, "\(steps)")
         } else {
             // Sorted, but only the listed users' rows (an index on user), not the app's.

@@ -25,10 +25,10 @@ struct DeliveryBatchSender: Sendable {
     func send(_ claim: DeliveryClaim, inactive: Set<Int>) async -> [DeliveryOutcome] {
         var outcomes: [DeliveryOutcome] = []
         var rounds: [APNsConnections.Key: SendRound] = [:]
-        var broadcasts: [(APNsClient, Int, Broadcast)] = []
+        var broadcasts: [(APNsClient, Delivery, Broadcast)] = []
         var prepared: [NotificationID: (topic: Topic?, payload: EncodedPayload)] = [:]
         func fail(_ delivery: Delivery, _ reason: Reason) {
-            outcomes.append(DeliveryOutcome(deliveryID: delivery.id, result: .failed(reason: reason, timestamp: nil)))
+            outcomes.append(DeliveryOutcome(delivery, result: .failed(reason: reason, timestamp: nil)))
             metrics.recordSend(.failed, reason: reason.rawValue, microseconds: nil)
         }
         for delivery in claim.deliveries {
@@ -57,7 +57,7 @@ struct DeliveryBatchSender: Sendable {
                 }
                 broadcasts.append(
                     (
-                        client, delivery.id,
+                        client, delivery,
                         Broadcast(
                             bundleID: request.bundleID, channelID: channel, priority: request.priority,
                             expiration: request.expiration, requestID: delivery.apnsID, payload: payload)
@@ -73,15 +73,15 @@ struct DeliveryBatchSender: Sendable {
                 expiration: request.expiration, collapseID: request.collapseID, apnsID: delivery.apnsID,
                 payload: payload)
             if rounds[key] == nil { rounds[key] = SendRound(client: client, metrics: metrics) }
-            rounds[key]?.add(notification, deliveryID: delivery.id)
+            rounds[key]?.add(notification, of: delivery)
         }
         let sent = await withTaskGroup(of: [DeliveryOutcome].self) { group in
             for round in rounds.values {
                 group.addTask { await round.run(concurrency: concurrency) }
             }
-            for (client, deliveryID, broadcast) in broadcasts {
+            for (client, delivery, broadcast) in broadcasts {
                 group.addTask {
-                    await Self.broadcast(broadcast, deliveryID: deliveryID, client: client, metrics: metrics)
+                    await Self.broadcast(broadcast, of: delivery, client: client, metrics: metrics)
                 }
             }
             return await group.reduce(into: []) { $0 += $1 }
@@ -95,7 +95,9 @@ struct DeliveryBatchSender: Sendable {
         return try? Topic(bundleID: request.bundleID, pushType: pushType)
     }
 
-    private static func broadcast(_ broadcast: Broadcast, deliveryID: Int, client: APNsClient, metrics: GatewayMetrics)
+    private static func broadcast(
+        _ broadcast: Broadcast, of delivery: Delivery, client: APNsClient, metrics: GatewayMetrics
+    )
         async -> [DeliveryOutcome]
     {
         metrics.addInFlight(1)
@@ -111,7 +113,7 @@ struct DeliveryBatchSender: Sendable {
         guard let result else { return [] }
         let labels = result.metricsLabels
         metrics.recordSend(labels.status, reason: labels.reason, microseconds: (EventLoop.now() &- started) / 1000)
-        return [DeliveryOutcome(deliveryID: deliveryID, result: result)]
+        return [DeliveryOutcome(delivery, result: result)]
     }
 }
 
@@ -123,7 +125,7 @@ final class SendRound: @unchecked Sendable {
     private let client: APNsClient
     private let metrics: GatewayMetrics
     private var notifications: [APNsNotification] = []
-    private var deliveryIDs: [Int] = []
+    private var deliveries: [Delivery] = []
     private var positions: [APNsID: Int] = [:]
     /// When each notification was handed to the client (`EventLoop.now()`, nanoseconds).
     private var started: [UInt64] = []
@@ -135,10 +137,10 @@ final class SendRound: @unchecked Sendable {
         self.metrics = metrics
     }
 
-    func add(_ notification: APNsNotification, deliveryID: Int) {
+    func add(_ notification: APNsNotification, of delivery: Delivery) {
         if let id = notification.apnsID { positions[id] = notifications.count }
         notifications.append(notification)
-        deliveryIDs.append(deliveryID)
+        deliveries.append(delivery)
     }
 
     func run(concurrency: Int) async -> [DeliveryOutcome] {
@@ -164,6 +166,6 @@ final class SendRound: @unchecked Sendable {
         let labels = outcome.metricsLabels
         metrics.recordSend(
             labels.status, reason: labels.reason, microseconds: (EventLoop.now() &- started[position]) / 1000)
-        outcomes.append(DeliveryOutcome(deliveryID: deliveryIDs[position], result: outcome))
+        outcomes.append(DeliveryOutcome(deliveries[position], result: outcome))
     }
 }

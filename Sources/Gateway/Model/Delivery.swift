@@ -117,10 +117,21 @@ public struct DeliveryOutcome: Sendable, Hashable {
 
     public var deliveryID: Int
     public var result: Result
+    /// The delivery as it was claimed, for a store that keeps no row for a claimed delivery until
+    /// its outcome (SQLite's chunks): the row is made from it. Nil: the store has the row.
+    public var delivery: Delivery?
 
     public init(deliveryID: Int, result: Result) {
         self.deliveryID = deliveryID
         self.result = result
+        self.delivery = nil
+    }
+
+    /// The outcome of `delivery`, carrying it for a store that records it as a new row.
+    public init(_ delivery: Delivery, result: Result) {
+        self.deliveryID = delivery.id
+        self.result = result
+        self.delivery = delivery
     }
 }
 

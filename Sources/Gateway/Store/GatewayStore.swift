@@ -131,7 +131,8 @@ public protocol NotificationStore: Sendable {
     /// Expands one chunk (at most `chunkSize` rows, one transaction) of a `sending` notification,
     /// as `expandNotification` with `maximumChunks: 1` does, and may claim the rows it made for
     /// `claimer` until `now + leaseMilliseconds` in that transaction, as `claimDeliveries` would: a
-    /// fresh fan-out then needs no claim of its own. Rows it claims were made from recipients
+    /// fresh fan-out then needs no claim of its own. SQLite makes no row: it records the chunk
+    /// (a cursor range) as claimed, and a delivery's row is made with its outcome. Rows it claims were made from recipients
     /// active in that transaction, so they need no inactive-token check before they are sent. Rows
     /// made but not claimed (the default implementation claims none) are due at `now` and
     /// `claimDeliveries` takes them.
@@ -152,14 +153,18 @@ public protocol NotificationStore: Sendable {
 public protocol DeliveryStore: Sendable {
     /// Claims up to `limit` due deliveries (pending, `nextAttemptAt <= now`) for `claimer` until
     /// `now + leaseMilliseconds`. A claimed row is not due again until its lease runs out; then any
-    /// claimer may take it. Oldest due first.
+    /// claimer may take it. Oldest due first. A store that claims expansion chunks
+    /// (`expandAndClaim`) as one row returns, when no row is due, the members of a chunk whose lease
+    /// ran out that have no outcome yet, with the apns-ids they had.
     func claimDeliveries(limit: Int, claimer: String, leaseMilliseconds: Int, now: Int) async throws(GatewayStoreError)
         -> DeliveryClaim
     /// Records outcomes in one transaction: success and final failure end a delivery (a failure
     /// applies the pruning rule to its token), a retryable one schedules the next attempt by
     /// `backoff` or, past its cap, fails. Outcomes for deliveries no longer pending are ignored.
     /// A notification whose deliveries are all done becomes `done`. Returns how many tokens the
-    /// pruning rule changed.
+    /// pruning rule changed. An outcome of a delivery a claim returned carries it
+    /// (`DeliveryOutcome(_:result:)`): a store may keep no row for a claimed delivery until its
+    /// outcome (SQLite's chunks), and makes the row from it.
     @discardableResult
     func recordOutcomes(_ outcomes: [DeliveryOutcome], backoff: DeliveryBackoff, now: Int)
         async throws(GatewayStoreError) -> Int

@@ -1,4 +1,5 @@
-// The delivery queue. A claim is one UPDATE ... RETURNING: it takes the oldest due pending rows and
+// The delivery queue: rows made by `expandNotification` and rows of retries (a chunk's members have
+// no row until their outcome: SQLiteGatewayStore+Chunks.swift). A claim is one UPDATE ... RETURNING: it takes the oldest due pending rows and
 // moves their next_attempt_at to the end of the lease, so a claimed row is not due again until the
 // lease runs out (a worker that died leaves its rows to be claimed again, same apns-id). PostgreSQL
 // runs the same statement with FOR UPDATE SKIP LOCKED in the inner SELECT (docs/GATEWAY.md).
@@ -40,6 +41,12 @@ extension SQLiteGatewayStore {
                 Self.claimSQL,
                 [.text(claimer), .integer(until), .integer(until), .integer(now), .integer(StoreLimits.clamp(limit))],
                 table: "deliveries", Self.readDelivery)
+            if deliveries.isEmpty,
+                let chunk = try Self.claimExpiredChunk(
+                    lease: Lease(claimer: claimer, until: until), now: now, in: database)
+            {
+                return chunk
+            }
             deliveries.sort { $0.id < $1.id }
             var notifications: [NotificationID: StoredNotification] = [:]
             for id in Set(deliveries.map(\.notificationID)) {
@@ -57,13 +64,16 @@ extension SQLiteGatewayStore {
         // reads nothing back but the notification of each row it ended: what
         // `Delivery.applying(.succeeded)` does, written in SQL. Their JSON is encoded here, on the
         // caller's thread, not on the store's.
+        // Members of a chunk (negative ids) have no row yet: `recordChunkOutcomes` makes theirs.
+        let chunked = ChunkOutcomes.of(outcomes.filter { $0.deliveryID < 0 })
+        let outcomes = outcomes.filter { $0.deliveryID >= 0 }
         let successes = outcomes.compactMap { outcome -> JSONValue? in
             guard case .succeeded(let uniqueID) = outcome.result else { return nil }
             return .array([.number(JSONNumber(outcome.deliveryID)), uniqueID.map(JSONValue.string) ?? .null])
         }
         let successList = successes.isEmpty ? nil : JSONValue.array(successes).encodedString
         return try await inTransaction { database in
-            var pruned = 0
+            var pruned = try Self.recordChunkOutcomes(chunked, backoff: backoff, now: now, in: database)
             var notifications: [NotificationID: StoredNotification] = [:]
             var changes: [NotificationID: NotificationCounts] = [:]
             var succeededBySeq: [Int: Int] = [:]
@@ -140,7 +150,14 @@ extension SQLiteGatewayStore {
     public func pendingDeliveryCount() async throws(GatewayStoreError) -> Int {
         // Served by the partial index deliveries_due (status = 'pending'): it counts the pending rows only.
         try await withDatabase { database in
-            try database.query("SELECT count(*) FROM deliveries WHERE status = 'pending'") { $0.int(0) ?? 0 }.first ?? 0
+            let rows =
+                try database.query("SELECT count(*) FROM deliveries WHERE status = 'pending'") { $0.int(0) ?? 0 }.first
+                ?? 0
+            // And the members of claimed chunks without a row yet.
+            let members =
+                try database.query("SELECT coalesce(sum(unrecorded), 0) FROM delivery_chunks") { $0.int(0) ?? 0 }.first
+                ?? 0
+            return rows + members
         }
     }
 

@@ -29,8 +29,8 @@ extension SQLiteGatewayStore {
             try database.run(
                 """
                 INSERT INTO notifications (id, bundle_id, to_kind, to_values, to_detail, push_type, priority, expiration,
-                    collapse_id, payload, environment, send_at, idempotency_key, state, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    collapse_id, payload, environment, send_at, idempotency_key, state, created_at, apns_base)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, randomblob(16))
                 """,
                 [
                     .text(id), .text(request.bundleID), .text(columns.kind),
@@ -159,15 +159,20 @@ extension SQLiteGatewayStore {
                 throw GatewayStoreError.unknownNotification(id)
             }
             guard notification.state == .scheduled || notification.state == .sending else { return notification }
-            let cancelled = try database.run(
+            try database.run(
                 "UPDATE deliveries SET status = 'cancelled', claimed_by = NULL, claimed_until = NULL "
                     + "WHERE notification_seq = (SELECT seq FROM notifications WHERE id = ?) AND status = 'pending'",
                 [.text(id)])
+            // A chunk's members without a row are pending too: the chunk goes, so it is not claimed
+            // again, and outcomes still coming for it are ignored (`recordChunkOutcomes`).
+            try database.run(
+                "DELETE FROM delivery_chunks WHERE notification_seq = (SELECT seq FROM notifications WHERE id = ?)",
+                [.text(id)])
             try database.run(
                 """
-                UPDATE notifications SET state = 'cancelled', pending = pending - ?, cancelled = cancelled + ?
+                UPDATE notifications SET state = 'cancelled', cancelled = cancelled + pending, pending = 0
                     WHERE id = ?
-                """, [.integer(cancelled), .integer(cancelled), .text(id)])
+                """, [.text(id)])
             notification.state = .cancelled
             return notification
         }

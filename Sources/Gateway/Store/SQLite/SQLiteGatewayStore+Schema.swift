@@ -151,5 +151,28 @@ extension SQLiteGatewayStore {
                 -- backwards instead of every delivery.
                 CREATE INDEX deliveries_by_recipient ON deliveries (recipient, seq);
                 """),
+        // Each delivery row written once (docs/GATEWAY.md, "Chunks"): a worker claims a chunk of a
+        // notification's recipients as one row, and a delivery row is inserted only with its outcome
+        // (or a retry's pending state). A delivery's apns-id is derived from the notification's
+        // apns_base and the recipient's cursor (`SQLiteChunkDelivery`), so a chunk claimed again after
+        // its lease ran out sends the same ids. Rows made claimed by an older Herald stay rows: the
+        // claim of due rows takes them when their leases run out, as before.
+        SQLiteMigration(
+            "4: delivery chunks, apns-ids derived per notification",
+            sql: """
+                ALTER TABLE notifications ADD COLUMN apns_base BLOB;  -- 16 random bytes
+                UPDATE notifications SET apns_base = randomblob(16);
+                CREATE TABLE delivery_chunks (
+                    seq INTEGER PRIMARY KEY,
+                    notification_seq INTEGER NOT NULL REFERENCES notifications(seq),
+                    after_cursor INTEGER NOT NULL,  -- the recipients after this cursor ...
+                    last_cursor INTEGER NOT NULL,   -- ... up to this one, included
+                    unrecorded INTEGER NOT NULL,    -- members of the current claim without a row yet
+                    claimed_by TEXT NOT NULL,
+                    claimed_until INTEGER NOT NULL
+                );
+                CREATE INDEX delivery_chunks_due ON delivery_chunks (claimed_until);
+                CREATE INDEX delivery_chunks_by_notification ON delivery_chunks (notification_seq);
+                """),
     ]
 }

@@ -1,0 +1,335 @@
+// Chunks: how SQLite writes each delivery row once (docs/GATEWAY.md, "Chunks").
+//
+//   expandAndClaim: reads the next recipients by the cursor, records them as one chunk row (the
+//     cursor range, its worker, its lease) and hands them over: no delivery row yet
+//   recordOutcomes: one row per delivery, inserted with its outcome (a retry's row stays pending,
+//     in the due index); the chunk goes once every member has a row
+//   claimDeliveries, when no row is due: a chunk whose lease ran out (its worker died) is claimed
+//     again and read again, skipping the members that already have a row
+//
+// Members read again are the recipients active then in the same cursor range, with the same apns-ids
+// (`SQLiteChunkDelivery`). Outcomes for a chunk no longer held under the lease they were claimed with
+// (claimed again by another worker, or cancelled) are ignored: the sends happened, and the one
+// holding the chunk now sends them again with the same ids.
+import APNs
+import Storage
+
+extension SQLiteGatewayStore {
+    public func expandAndClaim(id: NotificationID, chunkSize: Int, claimer: String, leaseMilliseconds: Int, now: Int)
+        async throws(GatewayStoreError) -> ClaimedExpansion
+    {
+        let chunkSize = StoreLimits.clamp(chunkSize)
+        let lease = Lease(claimer: claimer, until: now + max(0, leaseMilliseconds))
+        return try await inTransaction { database in
+            guard let source = try Self.chunkSource(where: "id = ?", [.text(id)], in: database) else {
+                throw GatewayStoreError.unknownNotification(id)
+            }
+            guard source.state == .sending, !source.expanded else {
+                return ClaimedExpansion(step: (nil, source.recipients, true), made: [], notification: nil)
+            }
+            let members = try Self.members(
+                of: source, after: source.cursor, through: .max, limit: chunkSize, in: database)
+            var made: [Delivery] = []
+            if !members.rows.isEmpty {
+                try database.run(
+                    """
+                    INSERT INTO delivery_chunks (notification_seq, after_cursor, last_cursor, unrecorded, claimed_by,
+                        claimed_until)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .integer(source.seq), .integer(source.cursor), .integer(members.cursor),
+                        .integer(members.rows.count), .text(lease.claimer), .integer(lease.until),
+                    ])
+                made = try Self.chunkDeliveries(members.rows, chunk: database.lastInsertRowID, of: source, lease: lease)
+            }
+            let count = members.rows.count
+            try Self.advanceExpansion(
+                seq: source.seq, cursor: members.cursor, finished: members.finished, count: count, in: database)
+            let notification =
+                made.isEmpty
+                ? nil : try Self.notifications(where: "seq = ?", [.integer(source.seq)], in: database).first
+            return ClaimedExpansion(
+                step: (count, source.recipients + count, members.finished), made: made, notification: notification)
+        }
+    }
+
+    /// Claims the chunk whose lease ran out first, reads its members again and returns those
+    /// without a row; nil when no lease has run out. A chunk found with every member recorded goes.
+    static func claimExpiredChunk(lease: Lease, now: Int, in database: SQLiteDatabase) throws -> DeliveryClaim? {
+        while true {
+            let claimed = try database.select(
+                """
+                UPDATE delivery_chunks SET claimed_by = ?, claimed_until = ?
+                    WHERE seq = (SELECT seq FROM delivery_chunks WHERE claimed_until <= ? ORDER BY claimed_until LIMIT 1)
+                    RETURNING seq, notification_seq, after_cursor, last_cursor, unrecorded
+                """, [.text(lease.claimer), .integer(lease.until), .integer(now)], table: "delivery_chunks"
+            ) { row throws(GatewayStoreError) in
+                (
+                    seq: try row.int(0, "seq"), notification: try row.int(1, "notification_seq"),
+                    after: try row.int(2, "after_cursor"), last: try row.int(3, "last_cursor"),
+                    unrecorded: try row.int(4, "unrecorded")
+                )
+            }
+            guard let chunk = claimed.first else { return nil }
+            var deliveries: [Delivery] = []
+            if let source = try chunkSource(where: "seq = ?", [.integer(chunk.notification)], in: database),
+                source.state == .sending
+            {
+                let members = try members(
+                    of: source, after: chunk.after, through: chunk.last, limit: StoreLimits.maximumBatch, in: database)
+                deliveries = try chunkDeliveries(members.rows, chunk: chunk.seq, of: source, lease: lease).filter {
+                    delivery throws in
+                    try database.query(
+                        "SELECT 1 FROM deliveries WHERE recipient = ? AND notification_seq = ? LIMIT 1",
+                        [.text(delivery.recipient), .integer(source.seq)]
+                    ) { _ in true }.isEmpty
+                }
+            }
+            // Members pruned or deleted while the chunk waited are not sent and count as cancelled;
+            // devices tagged since in its range are sent and count as recipients: so pending stays
+            // recipients less recorded outcomes.
+            let change = deliveries.count - chunk.unrecorded
+            if change != 0 {
+                try database.run(
+                    """
+                    UPDATE notifications SET recipients = recipients + max(?1, 0), cancelled = cancelled + max(-?1, 0),
+                        pending = pending + ?1
+                        WHERE seq = ?2
+                    """, [.integer(change), .integer(chunk.notification)])
+                try database.run(
+                    """
+                    UPDATE notifications SET state = 'done'
+                        WHERE seq = ? AND state = 'sending' AND expanded = 1 AND pending = 0
+                    """, [.integer(chunk.notification)])
+            }
+            guard !deliveries.isEmpty,
+                let notification = try notifications(where: "seq = ?", [.integer(chunk.notification)], in: database)
+                    .first
+            else {
+                try database.run("DELETE FROM delivery_chunks WHERE seq = ?", [.integer(chunk.seq)])
+                continue
+            }
+            try database.run(
+                "UPDATE delivery_chunks SET unrecorded = ? WHERE seq = ?",
+                [.integer(deliveries.count), .integer(chunk.seq)])
+            return DeliveryClaim(deliveries: deliveries, notifications: [notification.id: notification])
+        }
+    }
+
+    /// Inserts a chunk's successes: parameters ?1 notification seq, ?2 kind, ?3 the apns-ids' 16
+    /// bytes each in the list's order, ?4 now, ?5 a JSON array of [recipient, environment,
+    /// apns-unique-id or null]. One statement per batch, json_each driving, as the rows' successes.
+    static let insertSuccessesSQL = """
+        INSERT INTO deliveries (notification_seq, kind, recipient, environment, apns_id, status, attempts,
+            next_attempt_at, last_attempt_at, apns_unique_id)
+            SELECT ?1, ?2, o.value ->> 0, o.value ->> 1, substr(?3, o.key * 16 + 1, 16), 'succeeded', 1, ?4, ?4,
+                o.value ->> 2
+                FROM json_each(?5) o
+        """
+
+    /// Records the outcomes of chunk members (`ChunkOutcomes`), each as one new row, in the caller's
+    /// transaction; returns how many tokens the pruning rule changed.
+    static func recordChunkOutcomes(
+        _ chunks: [ChunkOutcomes], backoff: DeliveryBackoff, now: Int, in database: SQLiteDatabase
+    ) throws -> Int {
+        var pruned = 0
+        for chunk in chunks {
+            let held = try database.query(
+                "SELECT notification_seq FROM delivery_chunks WHERE seq = ? AND claimed_by = ? AND claimed_until = ?",
+                [.integer(chunk.seq), SQLiteValue(chunk.claimedBy), SQLiteValue(chunk.claimedUntil)]
+            ) { $0.int(0) }
+            guard let notificationSeq = held.first ?? nil else { continue }
+            var counts = NotificationCounts()
+            if let successes = chunk.successes {
+                try database.run(
+                    insertSuccessesSQL,
+                    [
+                        .integer(notificationSeq), .text(successes.kind.rawValue), .blob(successes.apnsIDs),
+                        .integer(now), .text(successes.list),
+                    ])
+                counts.succeeded = successes.count
+            }
+            var notification: StoredNotification?
+            for (delivery, result) in chunk.others {
+                if notification == nil {
+                    notification = try notifications(where: "seq = ?", [.integer(notificationSeq)], in: database).first
+                }
+                guard let notification else { break }
+                let (next, prune) = delivery.applying(
+                    result, backoff: backoff, topic: notification.request.topic, now: now)
+                try database.run(
+                    """
+                    INSERT INTO deliveries (notification_seq, kind, recipient, environment, apns_id, status, reason,
+                        attempts, next_attempt_at, last_attempt_at, apns_unique_id)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .integer(notificationSeq), .text(next.kind.rawValue), .text(next.recipient),
+                        .text(next.environment.rawValue), .blob(SQLiteAPNsID.bytes(next.apnsID)),
+                        .text(next.status.rawValue), SQLiteValue(next.reason), .integer(next.attempts),
+                        .integer(next.nextAttemptAt), SQLiteValue(next.lastAttemptAt), SQLiteValue(next.apnsUniqueID),
+                    ])
+                counts.count(next.status)
+                if let prune,
+                    try Self.prune(
+                        prune, bundleID: notification.request.bundleID, kind: next.kind, token: next.recipient,
+                        in: database)
+                {
+                    pruned += 1
+                }
+            }
+            try database.run(
+                """
+                UPDATE notifications SET pending = pending - ?, succeeded = succeeded + ?, failed = failed + ?
+                    WHERE seq = ?
+                """,
+                [
+                    .integer(counts.succeeded + counts.failed), .integer(counts.succeeded), .integer(counts.failed),
+                    .integer(notificationSeq),
+                ])
+            try database.run(
+                "UPDATE notifications SET state = 'done' WHERE seq = ? AND state = 'sending' AND expanded = 1 AND pending = 0",
+                [.integer(notificationSeq)])
+            try database.run(
+                "UPDATE delivery_chunks SET unrecorded = unrecorded - ? WHERE seq = ?",
+                [.integer(chunk.count), .integer(chunk.seq)])
+            try database.run("DELETE FROM delivery_chunks WHERE seq = ? AND unrecorded <= 0", [.integer(chunk.seq)])
+        }
+        return pruned
+    }
+
+    /// One chunk's outcomes, prepared on the caller's thread (not the store's): all successes (a
+    /// fan-out's batches) as `insertSuccessesSQL`'s parameters, else each outcome one by one; in
+    /// chunk order, each in member order, so a notification's rows list in recipient order. Outcomes without their delivery are left out.
+    struct ChunkOutcomes: Sendable {
+        var seq: Int
+        var claimedBy: String?
+        var claimedUntil: Int?
+        var count: Int
+        var successes: (kind: Delivery.Kind, apnsIDs: [UInt8], list: String, count: Int)?
+        var others: [(Delivery, DeliveryOutcome.Result)]
+
+        static func of(_ outcomes: [DeliveryOutcome]) -> [ChunkOutcomes] {
+            var byChunk: [Int: [(delivery: Delivery, result: DeliveryOutcome.Result)]] = [:]
+            for outcome in outcomes {
+                guard let delivery = outcome.delivery, let chunk = SQLiteChunkDelivery.chunk(of: outcome.deliveryID)
+                else { continue }
+                byChunk[chunk, default: []].append((delivery, outcome.result))
+            }
+            return byChunk.keys.sorted().compactMap { seq in
+                guard var members = byChunk[seq], let first = members.first?.delivery else { return nil }
+                members.sort {
+                    SQLiteChunkDelivery.position(of: $0.delivery.id) < SQLiteChunkDelivery.position(of: $1.delivery.id)
+                }
+                var apnsIDs: [UInt8] = []
+                var list: [JSONValue] = []
+                for (delivery, result) in members {
+                    // A chunk with any other outcome is inserted row by row, in member order.
+                    guard case .succeeded(let uniqueID) = result, delivery.kind == first.kind else {
+                        return ChunkOutcomes(
+                            seq: seq, claimedBy: first.claimedBy, claimedUntil: first.claimedUntil,
+                            count: members.count, successes: nil, others: members.map { ($0.delivery, $0.result) })
+                    }
+                    apnsIDs += SQLiteAPNsID.bytes(delivery.apnsID)
+                    list.append(
+                        .array([
+                            .string(delivery.recipient), .string(delivery.environment.rawValue),
+                            uniqueID.map(JSONValue.string) ?? .null,
+                        ]))
+                }
+                return ChunkOutcomes(
+                    seq: seq, claimedBy: first.claimedBy, claimedUntil: first.claimedUntil, count: members.count,
+                    successes: list.isEmpty
+                        ? nil : (first.kind, apnsIDs, JSONValue.array(list).encodedString, list.count),
+                    others: [])
+            }
+        }
+    }
+
+    /// What chunks need of a notification's row.
+    struct ChunkSource {
+        var seq: Int
+        var id: NotificationID
+        var state: NotificationState
+        var expanded: Bool
+        var cursor: Int
+        var kind: String
+        var values: String
+        var detail: String?
+        var bundleID: String
+        var environment: Environment
+        var recipients: Int
+        var apnsBase: [UInt8]
+    }
+
+    static func chunkSource(where condition: String, _ values: [SQLiteValue], in database: SQLiteDatabase) throws
+        -> ChunkSource?
+    {
+        try database.select(
+            """
+            SELECT seq, id, state, expanded, expansion_cursor, to_kind, to_values, to_detail, bundle_id, environment,
+                recipients, apns_base
+                FROM notifications WHERE \(condition)
+            """, values, table: "notifications"
+        ) { row throws(GatewayStoreError) in
+            guard case .blob(let base) = row.statement.value(11), base.count == 16 else {
+                throw row.corrupt("apns_base", "\(row.statement.value(11))")
+            }
+            return ChunkSource(
+                seq: try row.int(0, "seq"), id: try row.string(1, "id"),
+                state: try row.value(2, "state", as: NotificationState.self), expanded: try row.int(3, "expanded") != 0,
+                cursor: try row.int(4, "expansion_cursor"), kind: try row.string(5, "to_kind"),
+                values: try row.string(6, "to_values"), detail: row.optionalString(7),
+                bundleID: try row.string(8, "bundle_id"),
+                environment: try row.value(9, "environment", as: Environment.self),
+                recipients: try row.int(10, "recipients"), apnsBase: base)
+        }.first
+    }
+
+    /// The recipients after `cursor` up to `through` (included), at most `limit`, the cursor after
+    /// them, and whether none are left.
+    static func members(
+        of source: ChunkSource, after cursor: Int, through last: Int, limit: Int, in database: SQLiteDatabase
+    )
+        throws -> (rows: [ExpansionRow], cursor: Int, finished: Bool)
+    {
+        guard isQueried(source.kind) else {
+            return try recipients(
+                kind: source.kind, list: source.values, detail: source.detail, bundleID: source.bundleID,
+                environment: source.environment, after: cursor, limit: min(limit, last - cursor), in: database)
+        }
+        let kind: Delivery.Kind = source.kind == "push-to-start" ? .pushToStart : .device
+        let rows = try database.select(
+            expansionSQL(source.kind),
+            [
+                .text(source.bundleID), .integer(cursor), .text(source.values), .integer(limit),
+                SQLiteValue(source.detail), .integer(last),
+            ], table: kind == .device ? "devices" : "push_to_start_tokens"
+        ) { row throws(GatewayStoreError) in
+            ExpansionRow(
+                cursor: try row.int(0, "seq"), kind: kind, recipient: try row.string(1, "token"),
+                environment: try row.value(2, "environment"))
+        }
+        return (rows, rows.last?.cursor ?? cursor, rows.count < limit)
+    }
+
+    /// The deliveries of a chunk's members, claimed under `lease`.
+    static func chunkDeliveries(_ rows: [ExpansionRow], chunk: Int, of source: ChunkSource, lease: Lease) throws
+        -> [Delivery]
+    {
+        var deliveries: [Delivery] = []
+        deliveries.reserveCapacity(rows.count)
+        for (position, row) in rows.enumerated() {
+            guard let apnsID = SQLiteChunkDelivery.apnsID(base: source.apnsBase, cursor: row.cursor) else {
+                throw GatewayStoreError.corrupt(table: "notifications", column: "apns_base", value: source.id)
+            }
+            deliveries.append(
+                Delivery(
+                    id: SQLiteChunkDelivery.id(chunk: chunk, position: position), notificationID: source.id,
+                    kind: row.kind, recipient: row.recipient, environment: row.environment, apnsID: apnsID,
+                    nextAttemptAt: lease.until, claimedBy: lease.claimer, claimedUntil: lease.until))
+        }
+        return deliveries
+    }
+}
