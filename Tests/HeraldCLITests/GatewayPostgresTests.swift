@@ -39,8 +39,11 @@ struct GatewayPostgresTests {
     }
 
     @Test func theOtherGatewayFinishesAKilledOnesClaimsAfterTheirLeases() async throws {
-        // A longer delay than above, so the kill lands mid-way even when the machine is slow to poll.
-        let run = try await TwoGateways(devices: Self.devices, latencyMilliseconds: 100)
+        // A longer delay than above: a claimed batch stays in flight for half a second, far longer
+        // than the poll below takes to see it, so the kill lands while the claims are held even when
+        // the machine is slow (with 100 ms, a batch could be recorded between the check and the kill,
+        // leaving nothing in flight to hand over).
+        let run = try await TwoGateways(devices: Self.devices, latencyMilliseconds: 500)
         defer { run.stop() }
         let id = try run.api.notify(#"{"to":{"tags":["pg"]},"payload":{"aps":{"alert":"Still here"}}}"#)
         // Polled: the gateways are other processes. The second is killed once it has sent some and
