@@ -11,7 +11,7 @@ struct EmulatorStopTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-stop-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for _ in 0..<3 {
+        for _ in 0..<10 {
             let emulator = try EmulatorProcess([], tlsIn: directory)
             emulator.process.send(stopWithInterrupt ? SIGINT : SIGTERM)
             let status = emulator.process.waitUntilExit()

@@ -85,6 +85,7 @@ struct DeviceCommand {
                 return Task.isCancelled ? .interrupted : .failed("\(error)")
             }
         }
+        context.listenForTermination()
         let waitForTermination = context.waitForTermination
         let watcher = Task {
             await waitForTermination()

@@ -50,6 +50,7 @@ struct DeviceRunCommand {
         let run = ProfileRun(profile, clock: SystemClock())
         printTimeline(of: run)
         let adapter = EmulatorDeviceAdapter(device: run.device, endpoint: endpoint, loop: loops.loops[0])
+        context.listenForTermination()
         let waitForTermination = context.waitForTermination
         let stop = adapter.stopper
         let watcher = Task {

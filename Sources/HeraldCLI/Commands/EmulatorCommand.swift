@@ -39,6 +39,7 @@ struct EmulatorCommand {
         // Listen for SIGINT/SIGTERM from before the address is printed: a supervisor (or a test) that
         // stops the emulator as soon as it reads the address must get a clean stop (its log flushed),
         // not a killed process.
+        context.listenForTermination()
         let terminated = Task { await context.waitForTermination() }
         let store: SQLiteEmulatorStore?
         do {

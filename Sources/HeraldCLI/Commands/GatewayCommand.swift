@@ -34,6 +34,7 @@ struct GatewayCommand {
         }
         // Listen for SIGINT/SIGTERM from before the address is printed: a supervisor (or a test) that
         // stops the gateway as soon as it reads the address must get a clean stop, not a killed process.
+        context.listenForTermination()
         let terminated = Task { await context.waitForTermination() }
         let directory = options.dataDirectory.map { GatewayDataDirectory(path: $0) }
         let defaults = DeliveryEngineConfiguration()

@@ -31,6 +31,7 @@ extension CommandContext {
             try HTTP2Transport(configuration: configuration)
         },
         waitForTermination: { await Termination.wait() },
+        listenForTermination: { Termination.listen() },
         onInterrupt: { handler in Interrupts.onFirst(handler) },
         nowMilliseconds: {
             var now = timespec()

@@ -21,6 +21,9 @@ public struct CommandContext: Sendable {
     public var standardErrorIsTerminal: Bool
     /// Returns when the process is asked to stop (SIGINT or SIGTERM; a test decides itself).
     public var waitForTermination: @Sendable () async -> Void
+    /// Takes SIGINT and SIGTERM over now, before `waitForTermination` is awaited: a stop that comes in
+    /// between is kept, not left to the signal's default action (which kills the process).
+    public var listenForTermination: @Sendable () -> Void
     /// Calls the handler at the first Ctrl-C (SIGINT or SIGTERM) from now on; a second one ends the
     /// process at once (a bulk send stops reading and prints where to resume; tests call it themselves).
     public var onInterrupt: @Sendable (@escaping @Sendable () -> Void) -> Void
@@ -44,6 +47,7 @@ public struct CommandContext: Sendable {
             throw .invalidConfiguration("no transport")
         },
         waitForTermination: @escaping @Sendable () async -> Void = {},
+        listenForTermination: @escaping @Sendable () -> Void = {},
         onListening: @escaping @Sendable (Int) -> Void = { _ in },
         onInterrupt: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { _ in },
         nowMilliseconds: (@Sendable () -> Int)? = nil
@@ -61,6 +65,7 @@ public struct CommandContext: Sendable {
         self.standardErrorIsTerminal = standardErrorIsTerminal
         self.makeTransport = makeTransport
         self.waitForTermination = waitForTermination
+        self.listenForTermination = listenForTermination
         self.onListening = onListening
     }
 

@@ -1,39 +1,64 @@
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Waits for SIGINT or SIGTERM (Ctrl-C, `kill`), so a long-running command can stop cleanly.
+/// SIGINT or SIGTERM (Ctrl-C, `kill`), so a long-running command can stop cleanly.
+///
+/// `listen()` takes the signals over at once, on the caller's thread: a command calls it before it
+/// says where it listens, so a supervisor that stops it on reading the address gets a clean stop.
+/// (Taking them over inside the task that waits left a window: the task could start after the
+/// address was printed, and a signal in between ended the process by its default action.) A signal
+/// that comes before `wait()` is kept, and `wait()` then returns at once.
 enum Termination {
-    static func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = ResumeOnce(continuation)
+    private struct State {
+        var listening = false
+        var signalled = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private static let state = Mutex(State())
+
+    /// Keeps the signal sources alive for the life of the process (written once, under the lock).
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    /// Takes SIGINT and SIGTERM over from their default action; later calls do nothing.
+    static func listen() {
+        state.withLock { state in
+            guard !state.listening else { return }
+            state.listening = true
             let queue = DispatchQueue(label: "herald.signals")
-            var sources: [DispatchSourceSignal] = []
             for signalNumber in [SIGINT, SIGTERM] {
-                signal(signalNumber, SIG_IGN)
+                signal(signalNumber, SIG_IGN)  // a dispatch source hears a signal only when it is ignored
                 let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-                source.setEventHandler { once.resume() }
+                source.setEventHandler { signalled() }
                 source.resume()
                 sources.append(source)
             }
-            Holder.sources = sources
         }
     }
 
-    /// Keeps the signal sources alive for the life of the process.
-    private enum Holder {
-        nonisolated(unsafe) static var sources: [DispatchSourceSignal] = []
+    /// Returns once SIGINT or SIGTERM has come since `listen()` (which it calls, if nobody did).
+    static func wait() async {
+        listen()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.signalled { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
     }
 
-    private final class ResumeOnce: @unchecked Sendable {
-        // SAFETY: only touched on the serial signal queue.
-        private var continuation: CheckedContinuation<Void, Never>?
-        init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-        func resume() {
-            continuation?.resume()
-            continuation = nil
+    private static func signalled() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.signalled = true
+            defer { state.waiters = [] }
+            return state.waiters
         }
+        for waiter in waiters { waiter.resume() }
     }
 }
