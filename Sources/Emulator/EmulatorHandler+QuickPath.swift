@@ -55,9 +55,6 @@ final class QuickPathState {
     @exclusivity(unchecked) var headersBuilt = false
     @exclusivity(unchecked) var namesIndexed = false
 
-    /// The device-push policy of token-authenticated connections, made on first use.
-    @exclusivity(unchecked) var policy: DevicePushPolicy?
-
     init() {
         var system = SystemRandomNumberGenerator()
         random = SplitMix64(seed: system.next())
@@ -114,11 +111,9 @@ extension EmulatorHandler {
             guard let method, let path, path.count > 10, path[9] == UInt8(ascii: "/"), path[1] == UInt8(ascii: "3"),
                 path[3] == UInt8(ascii: "d")  // "/3/device/": scanHeaders checks every byte
             else { return false }
-            let policy = state.quick.policy ?? tokenAuthPolicy()
-            state.quick.policy = policy
             guard
                 case .accepted(let scan) = DevicePushValidator.scanHeaders(
-                    fields, method: method, path: path, policy: policy)
+                    fields, method: method, path: path, policy: tokenAuthPolicy)
             else { return false }
             let tokenBytes = UnsafeBufferPointer(rebasing: path[ScannedPushHeaders.tokenOffset...])
             // The token as a String only for the registries' lookups, when they hold anything.
@@ -135,7 +130,7 @@ extension EmulatorHandler {
                 acceptAuthorization(scan.authorizationField.map(fields.value(at:)), state: state, responder: responder),
                 keyMayPush(scan, fields: fields, state: state),
                 request.body.withUnsafeBufferPointer({
-                    DevicePushValidator.payloadProblem($0, pushType: scan.pushType, policy: policy) == nil
+                    DevicePushValidator.payloadProblem($0, pushType: scan.pushType, policy: tokenAuthPolicy) == nil
                 })
             else { return false }
 
@@ -155,7 +150,7 @@ extension EmulatorHandler {
                 let headers = scan.validatedHeaders(
                     fields, path: path, generatedID: String(decoding: quick.apnsID, as: UTF8.self)),
                 case .success(let push) = DevicePushValidator.validatePayload(
-                    headers, body: request.body, policy: policy)
+                    headers, body: request.body, policy: tokenAuthPolicy)
             {
                 devices.deliver(push, receivedAt: milliseconds())
             }
@@ -187,14 +182,6 @@ extension EmulatorHandler {
             }
             return true
         }
-    }
-
-    /// The policy `answer` applies on a connection without a client certificate.
-    private func tokenAuthPolicy() -> DevicePushPolicy {
-        var policy = configuration.policy
-        if !configuration.bundleIDs.isEmpty { policy.allowedBundleIDs = configuration.bundleIDs }
-        policy.topicRequired = true
-        return policy
     }
 
     /// Whether the provider token is accepted: the header this connection last accepted, byte for

@@ -46,6 +46,9 @@ final class EmulatorHandler: HTTP2RequestHandler {
     let devices: DeviceRegistry
     /// The store the state is kept in, for the control API's stats; nil in memory only.
     let storeStatus: StoreStatus?
+    /// The policy `answer` applies on a connection without a client certificate, made once: the
+    /// quick path reads it in place for every push instead of copying a policy per request.
+    let tokenAuthPolicy: DevicePushPolicy
 
     init(
         configuration: EmulatorConfiguration, log: DeliveryLog, tokens: TokenRegistry,
@@ -67,6 +70,10 @@ final class EmulatorHandler: HTTP2RequestHandler {
         limiter = configuration.perTokenRateLimit.map(TokenRateLimiter.init(limit:))
         self.clock = clock
         self.milliseconds = milliseconds
+        var policy = configuration.policy
+        if !configuration.bundleIDs.isEmpty { policy.allowedBundleIDs = configuration.bundleIDs }
+        policy.topicRequired = true
+        tokenAuthPolicy = policy
         keysByID = Dictionary(configuration.keys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
         verifier = ProviderTokenVerifier(
             keys: configuration.keys.map {

@@ -110,7 +110,8 @@ extension DevicePushValidator {
         if matches(path, "/3/device") || matches(path, "/3/device/") {
             return reject(.missingDeviceToken)
         }
-        guard path.count >= tokenOffset, matches(UnsafeBufferPointer(rebasing: path[..<tokenOffset]), "/3/device/") else {
+        guard path.count >= tokenOffset, matches(UnsafeBufferPointer(rebasing: path[..<tokenOffset]), "/3/device/")
+        else {
             return reject(.badPath)
         }
         guard !tokenHasSlash else { return reject(.badPath) }
@@ -203,8 +204,11 @@ extension DevicePushValidator {
     private static func suffixCount(_ topic: UnsafeBufferPointer<UInt8>) -> Int {
         for suffix in suffixBytes {
             let count = suffix.count
-            if topic.count > count,
-                suffix.withUnsafeBufferPointer({ equal(UnsafeBufferPointer(rebasing: topic[(topic.count - count)...]), $0) })
+            // Every suffix starts with a dot: one byte settles most of them without a comparison.
+            if topic.count > count, topic[topic.count - count] == UInt8(ascii: "."),
+                suffix.withUnsafeBufferPointer({
+                    equal(UnsafeBufferPointer(rebasing: topic[(topic.count - count)...]), $0)
+                })
             {
                 return count
             }

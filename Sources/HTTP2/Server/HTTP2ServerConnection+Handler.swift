@@ -6,7 +6,7 @@ extension HTTP2ServerConnection: HTTP2ServerSessionDelegate {
         guard case .active = state, !closeRequested else { return }  // closing: session.close() cancels it
         if !requestReceived { noteFirstRequest() }
         // Compared as bytes: no String per request on the hot path.
-        let isHead = request.headers.valueBytes(for: ":method")?.elementsEqual("HEAD".utf8) ?? false
+        let isHead = request.headers.firstValue(named: ":method", is: "HEAD")
         server.handler.handle(
             request, responder: HTTP2Responder(connection: context, streamID: request.streamID, omitsBody: isHead))
     }

@@ -78,10 +78,11 @@ final class HTTP2ServerConnection: IOHandler {
     var requestReceived = false
     var tlsFailed = false
     // SAFETY: `@exclusivity(unchecked)`: touched only on the connection's loop, by calls that
-    // never overlap an access to it (insert/contains/remove, two or three per request).
+    // never overlap an access to it (insert/contains/remove, two or three per request; `streaming`
+    // is asked whether it is empty at every stream's close).
     @exclusivity(unchecked) var answered = StreamIDSet()
     /// Streaming responses still open (also in `answered`), with who to tell when they end.
-    var streaming: [Int32: StreamingResponse] = [:]
+    @exclusivity(unchecked) var streaming: [Int32: StreamingResponse] = [:]
     /// When plaintext last arrived (EventLoop.now()).
     var lastActivity: UInt64
     var handshakeTimer: TimerID?
@@ -116,7 +117,7 @@ final class HTTP2ServerConnection: IOHandler {
         self.io = ConnectionIO(socket: socket, tls: tls)
         self.context = HTTP2ServerConnectionContext(id: id, loop: owner.loop, remoteAddress: remote)
         self.lastActivity = EventLoop.now()
-        session.delegate = self
+        session.owner = self
         context.connection = self
     }
 

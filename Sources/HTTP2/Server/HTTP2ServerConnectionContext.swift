@@ -15,12 +15,25 @@ public final class HTTP2ServerConnectionContext {
     /// The client's address, when the kernel still knew it at accept.
     public let remoteAddress: SocketAddress?
     /// The client's certificate (TLS servers that ask for one: `verifyPeer`), known at open.
-    public internal(set) var peerCertificate: Certificate?
+    public internal(set) var peerCertificate: Certificate? {
+        get { storedPeerCertificate }
+        set { storedPeerCertificate = newValue }
+    }
     /// Handler-owned per-connection state (authenticated team, token cache, ...); released after
     /// ``HTTP2RequestHandler/connectionClosed(_:)``, so it may refer back to the context.
-    public var userData: AnyObject?
+    public var userData: AnyObject? {
+        get { storedUserData }
+        set { storedUserData = newValue }
+    }
+    // SAFETY: `@exclusivity(unchecked)`: like the whole context, touched on `loop` only, and a handler
+    // reads both on every request, where the dynamic exclusivity checks cost more than the reads.
+    // Behind accessors because a caller in another module checks a public stored property's
+    // accesses whatever its declaration says.
+    @exclusivity(unchecked) private var storedPeerCertificate: Certificate?
+    @exclusivity(unchecked) private var storedUserData: AnyObject?
     /// The live connection, nil once it has ended (the back reference is cleared there, so no cycle).
-    var connection: HTTP2ServerConnection?
+    /// SAFETY: `@exclusivity(unchecked)` as above: loop-confined, read by every answer.
+    @exclusivity(unchecked) var connection: HTTP2ServerConnection?
 
     init(id: UInt64, loop: EventLoop, remoteAddress: SocketAddress?) {
         self.id = id
@@ -54,7 +67,9 @@ public final class HTTP2ServerConnectionContext {
     /// `{"reason":"..."}` as `debugData`. Returns whether the GOAWAY was queued. Over HTTP/1.1: no
     /// more requests are read, and the connection closes after the answers to those already read.
     @discardableResult
-    public func goAway(lastStreamID: Int32? = nil, errorCode: HTTP2ErrorCode = .noError, debugData: [UInt8] = []) -> Bool {
+    public func goAway(lastStreamID: Int32? = nil, errorCode: HTTP2ErrorCode = .noError, debugData: [UInt8] = [])
+        -> Bool
+    {
         loop.preconditionInEventLoop()
         return connection?.goAway(lastStreamID: lastStreamID, errorCode: errorCode, debugData: debugData) ?? false
     }

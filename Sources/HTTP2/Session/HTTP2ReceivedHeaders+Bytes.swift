@@ -28,6 +28,20 @@ extension HTTP2ReceivedHeaders {
 }
 
 extension HTTP2ReceivedHeaders {
+    /// The generic `withUnsafeLayout` below, for a body that answers yes or no and cannot throw: not
+    /// generic, so its nested buffer calls are specialized here in the module, where a caller in
+    /// another module got them unspecialized, a generic call and a thunk per level, for every request.
+    public func withUnsafeLayout(
+        _ body: (_ storage: UnsafeBufferPointer<UInt8>, _ layout: UnsafeBufferPointer<UInt32>) -> Bool
+    ) -> Bool {
+        bytes.withUnsafeBufferPointer { all in
+            let storage = UnsafeBufferPointer(rebasing: all[..<used])
+            return fields.withUnsafeBufferPointer { fields in
+                UnsafeRawBufferPointer(fields).withMemoryRebound(to: UInt32.self) { layout in body(storage, layout) }
+            }
+        }
+    }
+
     /// Calls `body` with the storage and, per field, three `UInt32`s: where its name starts in the
     /// storage, the name's length, the value's length (pseudo-headers first). Valid only during the
     /// call; for validators that read fields without a call per field.

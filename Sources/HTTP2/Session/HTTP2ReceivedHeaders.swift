@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The header fields of a received request or response, in arrival order, pseudo-headers included.
 ///
 /// All names and values sit in one byte array with an index beside it: receiving a header costs no
@@ -42,6 +46,21 @@ public struct HTTP2ReceivedHeaders: Sendable, RandomAccessCollection {
     public func valueBytes(for name: String) -> ArraySlice<UInt8>? {
         guard let field = fields.first(where: { matches($0, name) }) else { return nil }
         return bytes[field.valueRange]
+    }
+
+    /// Whether the first value for `name` (lowercase) is `value`, byte for byte. Over the storage
+    /// and the static strings directly: the server asks it of every request (is it HEAD?), where
+    /// ``valueBytes(for:)`` and a comparison with a `String.UTF8View` went through generic code.
+    func firstValue(named name: StaticString, is value: StaticString) -> Bool {
+        bytes.withUnsafeBufferPointer { stored in
+            guard let base = stored.baseAddress else { return false }
+            for field in fields where Int(field.nameCount) == name.utf8CodeUnitCount {
+                guard memcmp(base + Int(field.start), name.utf8Start, name.utf8CodeUnitCount) == 0 else { continue }
+                return Int(field.valueCount) == value.utf8CodeUnitCount
+                    && memcmp(base + Int(field.start + field.nameCount), value.utf8Start, value.utf8CodeUnitCount) == 0
+            }
+            return false
+        }
     }
 
     /// The first value for `name` (lowercase), decoded as UTF-8.

@@ -10,6 +10,11 @@
 public final class HTTP2ServerSession {
     let engine: NGHTTP2Session
     public weak var delegate: (any HTTP2ServerSessionDelegate)?
+    /// The connection that owns this session, if one does: told instead of `delegate`, without a
+    /// weak reference (which would give the connection a side table and put every retain and
+    /// release of it, several per request, on the slow path). The owner holds the session alone,
+    /// so the session never outlives it.
+    unowned(unsafe) var owner: (any HTTP2ServerSessionDelegate)?
     private var delivering = false
 
     /// Queues SETTINGS (max concurrent streams, initial window, max header list size) for the first output.
@@ -130,19 +135,19 @@ public final class HTTP2ServerSession {
                     continue
                 }
                 var request = engine.takeRequest(slot)
-                delegate?.session(self, didReceive: request)
+                (owner ?? delegate)?.session(self, didReceive: request)
                 engine.recycle(slot, headers: &request.headers, body: &request.body)
             case .serverStreamClosed(let slot):
                 let streamID = engine.slots[slot].streamID
                 let code = HTTP2ErrorCode(rawValue: engine.slots[slot].closeCode)
                 engine.slots.release(slot)
-                delegate?.session(self, didCloseStream: streamID, errorCode: code)
+                (owner ?? delegate)?.session(self, didCloseStream: streamID, errorCode: code)
             case .settings(let settings):
-                delegate?.session(self, didReceiveSettings: settings)
+                (owner ?? delegate)?.session(self, didReceiveSettings: settings)
             case .goAway(let goAway):
-                delegate?.session(self, didReceiveGoAway: goAway)
+                (owner ?? delegate)?.session(self, didReceiveGoAway: goAway)
             case .pingAck(let payload):
-                delegate?.session(self, didReceivePingAck: payload)
+                (owner ?? delegate)?.session(self, didReceivePingAck: payload)
             case .clientStreamClosed, .responseHead, .responseData:
                 break
             }

@@ -135,16 +135,18 @@ extension NGHTTP2Session {
         repeated.substituted += 1
         // The frame again, the value's literal replaced by an empty raw one (a zero length byte).
         let length = count - 9 - (field.end - field.literalStart) + 1
-        inboundScratch.removeAll(keepingCapacity: true)
-        inboundScratch.append(UInt8(truncatingIfNeeded: length >> 16))
-        inboundScratch.append(UInt8(truncatingIfNeeded: length >> 8))
-        inboundScratch.append(UInt8(truncatingIfNeeded: length))
-        inboundScratch.append(contentsOf: UnsafeBufferPointer(start: frame + 3, count: field.literalStart - 3))
-        inboundScratch.append(0)
-        inboundScratch.append(contentsOf: UnsafeBufferPointer(start: frame + field.end, count: count - field.end))
-        try inboundScratch.withUnsafeBufferPointer { (bytes) throws(HTTP2Error) in
-            guard let base = bytes.baseAddress else { return }
-            try feed(session, base, bytes.count)
+        // Laid out with two copies into room kept from frame to frame: appending byte runs to the
+        // array checked its uniqueness and capacity at each step, for every request.
+        if inboundScratch.count < 9 + length { inboundScratch = [UInt8](repeating: 0, count: max(9 + length, 512)) }
+        try inboundScratch.withUnsafeMutableBufferPointer { (scratch) throws(HTTP2Error) in
+            guard let out = scratch.baseAddress else { return }
+            out[0] = UInt8(truncatingIfNeeded: length >> 16)
+            out[1] = UInt8(truncatingIfNeeded: length >> 8)
+            out[2] = UInt8(truncatingIfNeeded: length)
+            (out + 3).update(from: frame + 3, count: field.literalStart - 3)
+            out[field.literalStart] = 0
+            (out + field.literalStart + 1).update(from: frame + field.end, count: count - field.end)
+            try feed(session, out, 9 + length)
         }
     }
 
