@@ -9,10 +9,16 @@ import Glibc
 /// TSan sees no order between the two holders, and reports everything one wrote under the lock and
 /// the other read, including data handed over through it (a request built by a task and read on the
 /// loop). `acquire` at the start of a critical section and `release` at its end restore the order.
+/// The same holds for other handoffs through code TSan cannot see (a continuation resumed before
+/// its task awaits it).
 ///
 /// The TSan runtime exports `__tsan_acquire` and `__tsan_release` from a sanitized binary; they are
-/// looked up once per owner (an `EventLoop` keeps one), so elsewhere each call is a nil test.
+/// looked up once per owner (an `EventLoop` keeps one; rarer paths use `shared`), so elsewhere
+/// each call is a nil test.
 struct ThreadSanitizerOrder: Sendable {
+    /// For paths too rare to keep their own (each use of a static pays for its one-time check).
+    static let shared = ThreadSanitizerOrder()
+
     private typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     private let acquireFunction: Annotation?
