@@ -57,10 +57,12 @@ public final class ChannelStore: Sendable {
     /// Creates a channel for `bundleID`; nil when the app is at its limit (APNs answers
     /// CannotCreateChannelConfig).
     public func create(bundleID: String, policy: MessageStoragePolicy) -> ChannelID? {
-        var generator = SystemRandomNumberGenerator()
         let created = state.withLock { state -> ChannelID? in
             var app = state.apps[bundleID] ?? ([], [:])
             guard app.order.count < limitPerApp else { return nil }
+            // Made here, not captured from outside the closure: ThreadSanitizer crashed (SEGV in
+            // its exclusive-access check) on a captured, storage-less generator passed inout in here.
+            var generator = SystemRandomNumberGenerator()
             var id = ChannelID.random(using: &generator)
             while state.issued.contains(id) { id = ChannelID.random(using: &generator) }
             state.issued.insert(id)

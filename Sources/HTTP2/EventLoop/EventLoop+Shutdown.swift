@@ -31,7 +31,11 @@ extension EventLoop {
     /// Closes the inbox and wakes the loop, once.
     func requestStop() {
         let wasOpen = inbox.withLock { inbox -> Bool in
-            defer { inbox.isOpen = false }
+            inboxOrder.acquire(inboxAddress)
+            defer {
+                inbox.isOpen = false
+                inboxOrder.release(inboxAddress)
+            }
             return inbox.isOpen
         }
         if wasOpen { wakeUp() }

@@ -107,6 +107,8 @@ extension EventLoop {
         var batch = inboxBatch
         inboxBatch = []
         let open = inbox.withLock { inbox -> Bool in
+            inboxOrder.acquire(inboxAddress)
+            defer { inboxOrder.release(inboxAddress) }
             swap(&inbox.items, &batch)
             return inbox.isOpen
         }
@@ -146,7 +148,11 @@ extension EventLoop {
     /// After shutdown was requested: run all accepted work, hang up the remaining handlers, drop
     /// timers, and tell shutdown() waiters.
     private func finish() {
-        inbox.withLock { $0.isOpen = false }  // already closed unless epoll_wait failed
+        inbox.withLock { inbox in
+            inboxOrder.acquire(inboxAddress)
+            inbox.isOpen = false  // already closed unless epoll_wait failed
+            inboxOrder.release(inboxAddress)
+        }
         runAllQueued()
         for fd in registrations.indices {
             guard let registration = registrations[fd] else { continue }

@@ -50,18 +50,27 @@ public final class HTTP2Server: Sendable {
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<HTTP2Server, HTTP2ConnectionError>, Never>) in
             let accepted = acceptLoop.execute {
-                continuation.resume(
-                    returning: Result { () throws(HTTP2ConnectionError) in
-                        try HTTP2Server(
-                            configuration: configuration, handler: handler, address: address, acceptLoop: acceptLoop)
-                    })
+                let result = Result { () throws(HTTP2ConnectionError) in
+                    try HTTP2Server(
+                        configuration: configuration, handler: handler, address: address, acceptLoop: acceptLoop)
+                }
+                if case .success(let server) = result { ThreadSanitizerOrder.shared.release(server.orderAddress) }
+                continuation.resume(returning: result)
             }
             if !accepted {
                 continuation.resume(returning: .failure(.system(SystemError(function: "execute", errno: ESHUTDOWN))))
             }
         }
-        return try result.get()
+        let server = try result.get()
+        // The server was made on the loop. When the loop resumes the continuation before this task
+        // awaits it, the concurrency runtime hands the result over with atomics of its own, which
+        // ThreadSanitizer does not see: it reported reading `localAddress` here as a race.
+        ThreadSanitizerOrder.shared.acquire(server.orderAddress)
+        return server
     }
+
+    /// The address the start handoff's ThreadSanitizer annotations are made on.
+    private var orderAddress: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     /// Runs on the accept loop: binds the listener and registers the acceptor.
     private init(

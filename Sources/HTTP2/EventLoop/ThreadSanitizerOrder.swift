@@ -1,0 +1,49 @@
+import Glibc
+
+/// Tells ThreadSanitizer about an order it cannot see, in a binary built with `-sanitize=thread`;
+/// does nothing in any other binary.
+///
+/// Why: `Synchronization.Mutex` on Linux is a priority-inheritance futex. Uncontended, it locks and
+/// unlocks with atomics compiled into the caller, which TSan sees. Contended, the kernel hands the
+/// lock over (`FUTEX_UNLOCK_PI` / `FUTEX_LOCK_PI` in libswiftSynchronization, not instrumented), so
+/// TSan sees no order between the two holders, and reports everything one wrote under the lock and
+/// the other read, including data handed over through it (a request built by a task and read on the
+/// loop). `acquire` at the start of a critical section and `release` at its end restore the order.
+/// The same holds for other handoffs through code TSan cannot see (a continuation resumed before
+/// its task awaits it).
+///
+/// The TSan runtime exports `__tsan_acquire` and `__tsan_release` from a sanitized binary; they are
+/// looked up once per owner (an `EventLoop` keeps one; rarer paths use `shared`), so elsewhere
+/// each call is a nil test.
+struct ThreadSanitizerOrder: Sendable {
+    /// For paths too rare to keep their own (each use of a static pays for its one-time check).
+    static let shared = ThreadSanitizerOrder()
+
+    private typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+    private let acquireFunction: Annotation?
+    private let releaseFunction: Annotation?
+
+    init() {
+        acquireFunction = Self.lookUp("__tsan_acquire")
+        releaseFunction = Self.lookUp("__tsan_release")
+    }
+
+    /// Orders what follows after everything before a `release` on the same address.
+    @inline(__always)
+    func acquire(_ address: UnsafeMutableRawPointer) {
+        if let acquireFunction { acquireFunction(address) }
+    }
+
+    /// Orders everything before this before a later `acquire` on the same address.
+    @inline(__always)
+    func release(_ address: UnsafeMutableRawPointer) {
+        if let releaseFunction { releaseFunction(address) }
+    }
+
+    private static func lookUp(_ name: String) -> Annotation? {
+        // A null handle is RTLD_DEFAULT: the executable and everything loaded with it.
+        guard let symbol = dlsym(nil, name) else { return nil }
+        return unsafeBitCast(symbol, to: Annotation.self)
+    }
+}
