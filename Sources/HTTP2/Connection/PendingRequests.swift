@@ -53,28 +53,24 @@ struct PendingRequests {
 
     /// `insert` of an owner-context request without closures (the pool's): no `Entry` built.
     mutating func insertContext(_ context: UInt64, deadline: UInt64) -> UInt64 {
-        let index: Int
-        if let reused = free.popLast() {
-            index = reused
-        } else {
-            index = slots.count
-            slots.append(Slot())
-        }
+        let index = freeIndex()
         let generation = slots[index].generation
         slots[index] = Slot(context: context, deadline: deadline, generation: generation, live: true)
         count += 1
         return UInt64(generation) << 32 | UInt64(index)
     }
 
+    /// A free slot's index: a released one, or a new slot at the end.
+    @inline(__always)
+    private mutating func freeIndex() -> Int {
+        if let reused = free.popLast() { return reused }
+        slots.append(Slot())
+        return slots.count - 1
+    }
+
     /// Stores `entry`; returns its token.
     mutating func insert(_ entry: Entry) -> UInt64 {
-        let index: Int
-        if let reused = free.popLast() {
-            index = reused
-        } else {
-            index = slots.count
-            slots.append(Slot())
-        }
+        let index = freeIndex()
         var hasCallbacks = entry.onHead != nil || entry.onData != nil
         var context: UInt64 = 0
         switch entry.completion {

@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGINT or SIGTERM (Ctrl-C, `kill`), so a long-running command can stop cleanly.

@@ -179,18 +179,9 @@ extension SQLiteGatewayStore {
                     pruned += 1
                 }
             }
-            try database.run(
-                """
-                UPDATE notifications SET pending = pending - ?, succeeded = succeeded + ?, failed = failed + ?
-                    WHERE seq = ?
-                """,
-                [
-                    .integer(counts.succeeded + counts.failed), .integer(counts.succeeded), .integer(counts.failed),
-                    .integer(notificationSeq),
-                ])
-            try database.run(
-                "UPDATE notifications SET state = 'done' WHERE seq = ? AND state = 'sending' AND expanded = 1 AND pending = 0",
-                [.integer(notificationSeq)])
+            try Self.count(
+                succeeded: counts.succeeded, failed: counts.failed, notification: "seq", .integer(notificationSeq),
+                in: database)
             try database.run(
                 "UPDATE delivery_chunks SET unrecorded = unrecorded - ? WHERE seq = ?",
                 [.integer(chunk.count), .integer(chunk.seq)])

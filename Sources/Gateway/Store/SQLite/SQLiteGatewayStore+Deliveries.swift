@@ -120,28 +120,11 @@ extension SQLiteGatewayStore {
                 }
             }
             for (seq, succeeded) in succeededBySeq {
-                try database.run(
-                    "UPDATE notifications SET pending = pending - ?1, succeeded = succeeded + ?1 WHERE seq = ?2",
-                    [.integer(succeeded), .integer(seq)])
-                try database.run(
-                    """
-                    UPDATE notifications SET state = 'done'
-                        WHERE seq = ? AND state = 'sending' AND expanded = 1 AND pending = 0
-                    """, [.integer(seq)])
+                try Self.count(succeeded: succeeded, failed: 0, notification: "seq", .integer(seq), in: database)
             }
             for (id, change) in changes {
-                try database.run(
-                    """
-                    UPDATE notifications SET pending = pending - ?, succeeded = succeeded + ?, failed = failed + ?
-                        WHERE id = ?
-                    """,
-                    [
-                        .integer(change.succeeded + change.failed), .integer(change.succeeded), .integer(change.failed),
-                        .text(id),
-                    ])
-                try database.run(
-                    "UPDATE notifications SET state = 'done' WHERE id = ? AND state = 'sending' AND expanded = 1 AND pending = 0",
-                    [.text(id)])
+                try Self.count(
+                    succeeded: change.succeeded, failed: change.failed, notification: "id", .text(id), in: database)
             }
             return pruned
         }
@@ -208,6 +191,23 @@ extension SQLiteGatewayStore {
             status: try row.value(6, "status"), reason: row.optionalString(7), attempts: try row.int(8, "attempts"),
             nextAttemptAt: try row.int(9, "next_attempt_at"), lastAttemptAt: row.optionalInt(10),
             apnsUniqueID: row.optionalString(11), claimedBy: row.optionalString(12), claimedUntil: row.optionalInt(13))
+    }
+
+    /// Moves `succeeded` and `failed` of a notification (by its `seq` or `id` column) from pending to
+    /// their counts, and marks it done when nothing is left pending after its expansion.
+    static func count(
+        succeeded: Int, failed: Int, notification column: String, _ key: SQLiteValue, in database: SQLiteDatabase
+    ) throws {
+        try database.run(
+            """
+            UPDATE notifications SET pending = pending - ?, succeeded = succeeded + ?, failed = failed + ?
+                WHERE \(column) = ?
+            """, [.integer(succeeded + failed), .integer(succeeded), .integer(failed), key])
+        try database.run(
+            """
+            UPDATE notifications SET state = 'done'
+                WHERE \(column) = ? AND state = 'sending' AND expanded = 1 AND pending = 0
+            """, [key])
     }
 }
 
