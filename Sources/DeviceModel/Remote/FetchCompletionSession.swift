@@ -16,7 +16,11 @@ public enum BackgroundFetchResult: String, Sendable, Hashable {
 
 /// The state of one wake; the handler and the deadline both end it, once.
 final class FetchCompletionSession {
-    let app: InstalledApp
+    /// Weak: the device's scheduled events hold the session until its deadline, and the app holds the
+    /// device's context that holds those events (and the extension that holds the handler); a strong
+    /// app here made a cycle, so a device with a pending deadline was never freed. An app gone before
+    /// the deadline (reinstalled, or its device dropped) ends the session with nothing to do.
+    private weak var owner: InstalledApp?
     let notificationID: String
     let deadline: DeviceInstant
     private var isFinished = false
@@ -27,15 +31,15 @@ final class FetchCompletionSession {
     static let timeBudget: Double = 30
 
     init(app: InstalledApp, notificationID: String, startedAt start: DeviceInstant) {
-        self.app = app
+        self.owner = app
         self.notificationID = notificationID
         self.deadline = start + Self.timeBudget
     }
 
-    var context: DeviceContext { app.context }
-
     /// The handler the app receives.
     func handler(_ result: BackgroundFetchResult) {
+        guard let app = owner else { return }
+        let context = app.context
         // A call made after the deadline comes after the termination the device already carried out.
         context.runDueEvents()
         calls += 1
@@ -56,6 +60,8 @@ final class FetchCompletionSession {
     /// Runs at the deadline.
     func expire() {
         guard !isFinished else { return }
+        guard let app = owner else { return }
+        let context = app.context
         isFinished = true
         timedOut = true
         app.terminatedForMissedFetchHandler()

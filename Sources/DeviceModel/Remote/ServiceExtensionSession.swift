@@ -7,7 +7,11 @@
 
 /// The state of one extension run; the content handler and the deadline both end it, once.
 final class ServiceExtensionSession {
-    let app: InstalledApp
+    /// Weak: the device's scheduled events hold the session until its deadline, and the app holds the
+    /// device's context that holds those events (and the extension that holds the handler); a strong
+    /// app here made a cycle, so a device with a pending deadline was never freed. An app gone before
+    /// the deadline (reinstalled, or its device dropped) ends the session with nothing to do.
+    private weak var owner: InstalledApp?
     let request: NotificationRequest
     let pushType: String
     let start: DeviceInstant
@@ -21,17 +25,17 @@ final class ServiceExtensionSession {
     static let timeBudget: Double = 30
 
     init(app: InstalledApp, request: NotificationRequest, pushType: String, startedAt start: DeviceInstant) {
-        self.app = app
+        self.owner = app
         self.request = request
         self.pushType = pushType
         self.start = start
         self.deadline = start + Self.timeBudget
     }
 
-    var context: DeviceContext { app.context }
-
     /// The handler the extension receives.
     func handler(_ content: NotificationContent) {
+        guard let app = owner else { return }
+        let context = app.context
         // A call made after the deadline comes after the expiry the device already carried out.
         if !isExpiring { context.runDueEvents() }
         handlerCalls += 1
@@ -50,6 +54,8 @@ final class ServiceExtensionSession {
     /// Runs at the deadline.
     func expire() {
         guard !isFinished else { return }
+        guard let app = owner else { return }
+        let context = app.context
         context.record(
             .serviceExtension, .serviceExtensionTimeLimit,
             "30 seconds passed without the content handler: serviceExtensionTimeWillExpire called",
@@ -68,6 +74,8 @@ final class ServiceExtensionSession {
     }
 
     private func finish(with content: NotificationContent) {
+        guard let app = owner else { return }
+        let context = app.context
         let id = request.identifier
         if content.isEmpty, app.configuration.entitlements.filtering, pushType == "alert" {
             context.record(
