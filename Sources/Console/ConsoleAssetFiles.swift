@@ -95,6 +95,17 @@ const Herald = (() => {
     };
   }
 
+  /** For a list that a click can reload while an earlier load still waits: `await newest(promise)` answers
+   *  null when a later call started meanwhile, so a slow, older answer never replaces a newer list. */
+  function newestOnly() {
+    let latest = 0;
+    return async (promise) => {
+      const mine = ++latest;
+      const value = await promise;
+      return mine === latest ? value : null;
+    };
+  }
+
   function time(milliseconds) {
     if (milliseconds === null || milliseconds === undefined) return "";
     const date = new Date(milliseconds);
@@ -226,7 +237,7 @@ const Herald = (() => {
     return samples;
   }
 
-  return { el, svg, clear, secretStore, request, errorText, debounce, time, say, route, markNav, lineChart, barChart,
+  return { el, svg, clear, secretStore, request, errorText, debounce, newestOnly, time, say, route, markNav, lineChart, barChart,
     formatNumber, parsePrometheus };
 })();
 
@@ -445,7 +456,7 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
 "use strict";
 
 (() => {
-  const { el, clear, request, errorText, time, say, route, markNav } = Herald;
+  const { el, clear, request, errorText, newestOnly, time, say, route, markNav } = Herald;
   const $ = (id) => document.getElementById(id);
   const token = Herald.secretStore("herald.emulator.controlToken");
   const api = (method, path, body) => request(token.get(), method, "/control/v1/" + path, body);
@@ -479,6 +490,7 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
 
   // ---- The delivery log ---------------------------------------------------------------------------------
   let logCursor = null;
+  const newestLog = newestOnly();
   function filters() {
     const query = new URLSearchParams();
     for (const [id, name] of [["filter-token", "token"], ["filter-topic", "topic"], ["filter-status", "status"],
@@ -492,7 +504,8 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
     const query = filters();
     query.set("limit", "100");
     if (more && logCursor) query.set("cursor", logCursor);
-    const answer = await api("GET", "deliveries?" + query);
+    const answer = await newestLog(api("GET", "deliveries?" + query));
+    if (!answer) return;
     if (answer.status !== 200) { fail(answer); return; }
     const rows = answer.body.deliveries.map((d) => el("tr", { "data-status": d.status, "data-apns-id": d["apns-id"] || "" },
       el("td", {}, time(d["received-at"])),
@@ -553,11 +566,13 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
 
   // ---- Simulated devices --------------------------------------------------------------------------------
   let devicesCursor = null;
+  const newestDevices = newestOnly();
   async function loadDevices(more) {
     const query = new URLSearchParams({ limit: "100" });
     if ($("devices-topic").value.trim()) query.set("topic", $("devices-topic").value.trim());
     if (more && devicesCursor) query.set("cursor", devicesCursor);
-    const answer = await api("GET", "devices?" + query);
+    const answer = await newestDevices(api("GET", "devices?" + query));
+    if (!answer) return;
     if (answer.status !== 200) { fail(answer); return; }
     const rows = answer.body.devices.map((d) => el("tr", { "data-online": String(!!d.online) },
       el("td", { class: "mono" }, d.token), el("td", {}, d.topic), el("td", {}, d.environment),
@@ -1090,15 +1105,17 @@ const GatewayDeliveries = (() => {
 "use strict";
 
 (() => {
-  const { el, clear, errorText, time, say } = Herald;
+  const { el, clear, errorText, newestOnly, time, say } = Herald;
   const { $, api, appPath } = Gateway;
 
   let notificationsCursor = null;
+  const newestNotifications = newestOnly();
   async function loadNotifications(more) {
     const body = $("notifications-body");
     if (!more) { clear(body); notificationsCursor = null; }
     const query = "?limit=50" + (more && notificationsCursor ? "&cursor=" + encodeURIComponent(notificationsCursor) : "");
-    const answer = await api("GET", appPath("/notifications") + query);
+    const answer = await newestNotifications(api("GET", appPath("/notifications") + query));
+    if (!answer) return;
     if (answer.status !== 200) { say($("page-message"), errorText(answer), "error"); return; }
     for (const n of answer.body.notifications) {
       body.append(el("tr", { "data-state": n.state },

@@ -29,6 +29,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -98,11 +99,16 @@ class ConsoleTest:
         print("  ok:", text, flush=True)
 
     def wait(self, condition, what):
+        # A list the page re-renders between two looks leaves stale elements: look again, do not fail.
         try:
-            return WebDriverWait(self.driver, TIMEOUT, poll_frequency=0.1).until(lambda d: condition())
-        except Exception:
+            return WebDriverWait(self.driver, TIMEOUT, poll_frequency=0.1,
+                                 ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition())
+        except TimeoutException:
             self.shot("failed")
             raise AssertionError(f"timed out waiting for: {what}")
+        except Exception as error:
+            self.shot("failed")
+            raise AssertionError(f"while waiting for {what}: {type(error).__name__}: {error}")
 
     def by(self, testid):
         return self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')

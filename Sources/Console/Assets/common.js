@@ -88,6 +88,17 @@ const Herald = (() => {
     };
   }
 
+  /** For a list that a click can reload while an earlier load still waits: `await newest(promise)` answers
+   *  null when a later call started meanwhile, so a slow, older answer never replaces a newer list. */
+  function newestOnly() {
+    let latest = 0;
+    return async (promise) => {
+      const mine = ++latest;
+      const value = await promise;
+      return mine === latest ? value : null;
+    };
+  }
+
   function time(milliseconds) {
     if (milliseconds === null || milliseconds === undefined) return "";
     const date = new Date(milliseconds);
@@ -219,6 +230,6 @@ const Herald = (() => {
     return samples;
   }
 
-  return { el, svg, clear, secretStore, request, errorText, debounce, time, say, route, markNav, lineChart, barChart,
+  return { el, svg, clear, secretStore, request, errorText, debounce, newestOnly, time, say, route, markNav, lineChart, barChart,
     formatNumber, parsePrometheus };
 })();

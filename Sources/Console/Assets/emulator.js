@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const { el, clear, request, errorText, time, say, route, markNav } = Herald;
+  const { el, clear, request, errorText, newestOnly, time, say, route, markNav } = Herald;
   const $ = (id) => document.getElementById(id);
   const token = Herald.secretStore("herald.emulator.controlToken");
   const api = (method, path, body) => request(token.get(), method, "/control/v1/" + path, body);
@@ -37,6 +37,7 @@
 
   // ---- The delivery log ---------------------------------------------------------------------------------
   let logCursor = null;
+  const newestLog = newestOnly();
   function filters() {
     const query = new URLSearchParams();
     for (const [id, name] of [["filter-token", "token"], ["filter-topic", "topic"], ["filter-status", "status"],
@@ -50,7 +51,8 @@
     const query = filters();
     query.set("limit", "100");
     if (more && logCursor) query.set("cursor", logCursor);
-    const answer = await api("GET", "deliveries?" + query);
+    const answer = await newestLog(api("GET", "deliveries?" + query));
+    if (!answer) return;
     if (answer.status !== 200) { fail(answer); return; }
     const rows = answer.body.deliveries.map((d) => el("tr", { "data-status": d.status, "data-apns-id": d["apns-id"] || "" },
       el("td", {}, time(d["received-at"])),
@@ -111,11 +113,13 @@
 
   // ---- Simulated devices --------------------------------------------------------------------------------
   let devicesCursor = null;
+  const newestDevices = newestOnly();
   async function loadDevices(more) {
     const query = new URLSearchParams({ limit: "100" });
     if ($("devices-topic").value.trim()) query.set("topic", $("devices-topic").value.trim());
     if (more && devicesCursor) query.set("cursor", devicesCursor);
-    const answer = await api("GET", "devices?" + query);
+    const answer = await newestDevices(api("GET", "devices?" + query));
+    if (!answer) return;
     if (answer.status !== 200) { fail(answer); return; }
     const rows = answer.body.devices.map((d) => el("tr", { "data-online": String(!!d.online) },
       el("td", { class: "mono" }, d.token), el("td", {}, d.topic), el("td", {}, d.environment),

@@ -3,15 +3,17 @@
 "use strict";
 
 (() => {
-  const { el, clear, errorText, time, say } = Herald;
+  const { el, clear, errorText, newestOnly, time, say } = Herald;
   const { $, api, appPath } = Gateway;
 
   let notificationsCursor = null;
+  const newestNotifications = newestOnly();
   async function loadNotifications(more) {
     const body = $("notifications-body");
     if (!more) { clear(body); notificationsCursor = null; }
     const query = "?limit=50" + (more && notificationsCursor ? "&cursor=" + encodeURIComponent(notificationsCursor) : "");
-    const answer = await api("GET", appPath("/notifications") + query);
+    const answer = await newestNotifications(api("GET", appPath("/notifications") + query));
+    if (!answer) return;
     if (answer.status !== 200) { say($("page-message"), errorText(answer), "error"); return; }
     for (const n of answer.body.notifications) {
       body.append(el("tr", { "data-state": n.state },
