@@ -618,7 +618,7 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
 "use strict";
 
 (() => {
-  const { el, clear, errorText, say } = Herald;
+  const { el, clear, errorText, newestOnly, say } = Herald;
   const { $, api, appPath } = Gateway;
 
   function tokenRow(label, t) {
@@ -670,8 +670,10 @@ td.mono, .mono { font-family: ui-monospace, monospace; font-size: .8rem; word-br
     say($("pts-message"), `${tokens.length} push-to-start token(s)`, "ok");
     for (const t of tokens) $("pts-body").append(tokenRow(t["attributes-type"], t));
   });
+  const newestChannels = newestOnly();
   async function loadChannels() {
-    const answer = await api("GET", appPath("/channels"));
+    const answer = await newestChannels(api("GET", appPath("/channels")));
+    if (!answer) return;
     const body = clear($("channels-body"));
     if (answer.status !== 200) { say($("channels-message"), errorText(answer), "error"); return; }
     for (const c of answer.body.channels) {
@@ -923,9 +925,10 @@ const GatewayDeliveries = (() => {
 "use strict";
 
 (() => {
-  const { el, clear, errorText, time, say } = Herald;
+  const { el, clear, errorText, newestOnly, time, say } = Herald;
   const { $, api, appPath } = Gateway;
 
+  const newestSearch = newestOnly();
   $("devices-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const query = $("devices-query").value.trim();
@@ -935,7 +938,8 @@ const GatewayDeliveries = (() => {
       return;
     }
     $("device").hidden = true;
-    const answer = await api("GET", appPath(`/users/${encodeURIComponent(query)}/devices`));
+    const answer = await newestSearch(api("GET", appPath(`/users/${encodeURIComponent(query)}/devices`)));
+    if (!answer) return;
     const body = clear($("devices-body"));
     if (answer.status !== 200) { say($("devices-message"), errorText(answer), "error"); return; }
     say($("devices-message"), `${answer.body.devices.length} device(s)`, "ok");

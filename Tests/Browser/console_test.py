@@ -110,6 +110,16 @@ class ConsoleTest:
             self.shot("failed")
             raise AssertionError(f"while waiting for {what}: {type(error).__name__}: {error}")
 
+    def click_first(self, selector, what):
+        """Clicks the first element that matches, looking again if a re-render replaced it meanwhile."""
+        def click():
+            found = self.all(selector)
+            if not found:
+                return False
+            found[0].click()
+            return True
+        self.wait(click, what)
+
     def by(self, testid):
         return self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
 
@@ -290,7 +300,7 @@ class ConsoleTest:
         self.by("devices-query").clear()
         self.by("devices-query").send_keys("bob" + Keys.ENTER)
         self.wait(lambda: self.all('[data-testid="devices"] tbody tr[data-status="unregistered"]'), "bob's device")
-        self.all('[data-testid="devices"] tbody tr[data-status="unregistered"] a')[0].click()
+        self.click_first('[data-testid="devices"] tbody tr[data-status="unregistered"] a', "bob's device's link")
         self.wait(lambda: dead_token in driver.current_url, "the dead token's page")
         self.wait(lambda: self.all('[data-testid="device-pruned-at"]'), "when it was pruned")
         pruned = self.by("device-pruned").text
@@ -312,7 +322,7 @@ class ConsoleTest:
         self.wait(lambda: self.all('[data-testid="channels"] tbody tr button'), "a channel listed")
         self.shot("08-activities-channels")
         self.step("Live Activities and channels: a channel created through the gateway is listed")
-        self.all('[data-testid="channels"] tbody tr button')[0].click()
+        self.click_first('[data-testid="channels"] tbody tr button', "the channel's delete button")
         self.wait(lambda: not self.all('[data-testid="channels"] tbody tr button')
                   and "Deleted." in driver.find_element(By.ID, "channels-message").text, "the channel deleted")
         self.step("the channel deleted through the gateway, gone from the list")

@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { el, clear, errorText, say } = Herald;
+  const { el, clear, errorText, newestOnly, say } = Herald;
   const { $, api, appPath } = Gateway;
 
   function tokenRow(label, t) {
@@ -56,8 +56,10 @@
     say($("pts-message"), `${tokens.length} push-to-start token(s)`, "ok");
     for (const t of tokens) $("pts-body").append(tokenRow(t["attributes-type"], t));
   });
+  const newestChannels = newestOnly();
   async function loadChannels() {
-    const answer = await api("GET", appPath("/channels"));
+    const answer = await newestChannels(api("GET", appPath("/channels")));
+    if (!answer) return;
     const body = clear($("channels-body"));
     if (answer.status !== 200) { say($("channels-message"), errorText(answer), "error"); return; }
     for (const c of answer.body.channels) {

@@ -5,9 +5,10 @@
 "use strict";
 
 (() => {
-  const { el, clear, errorText, time, say } = Herald;
+  const { el, clear, errorText, newestOnly, time, say } = Herald;
   const { $, api, appPath } = Gateway;
 
+  const newestSearch = newestOnly();
   $("devices-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const query = $("devices-query").value.trim();
@@ -17,7 +18,8 @@
       return;
     }
     $("device").hidden = true;
-    const answer = await api("GET", appPath(`/users/${encodeURIComponent(query)}/devices`));
+    const answer = await newestSearch(api("GET", appPath(`/users/${encodeURIComponent(query)}/devices`)));
+    if (!answer) return;
     const body = clear($("devices-body"));
     if (answer.status !== 200) { say($("devices-message"), errorText(answer), "error"); return; }
     say($("devices-message"), `${answer.body.devices.length} device(s)`, "ok");
