@@ -55,8 +55,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // System library: libpq (PostgreSQL's client) from Debian's libpq-dev.
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // System library: libpq (PostgreSQL's client) from Debian's libpq-dev, its declarations only (no
+        // pkg-config: that would link it); Postgres opens libpq.so.5 at its first connection.
+        .systemLibrary(name: "CPostgres", providers: [.apt(["libpq-dev"])]),
         // System library: http-parser 2.9 from Debian's libhttp-parser-dev (no pkg-config file).
         .systemLibrary(
             name: "CHTTPParser",

@@ -28,7 +28,7 @@ extension PostgresConnection {
         transactionDepth -= 1
         // COMMIT of a transaction in which a statement failed rolls it back without an error:
         // a body that caught a statement's error must not look committed.
-        if transactionDepth == 0, PQtransactionStatus(handle) == PQTRANS_INERROR {
+        if transactionDepth == 0, pq.transactionStatus(handle) == PQTRANS_INERROR {
             try? execute("ROLLBACK")
             throw PostgresError(
                 operation: "commit", message: "a statement of the transaction failed; it was rolled back")
@@ -44,7 +44,7 @@ extension PostgresConnection {
 
     /// True while a transaction is open (or failed and not yet rolled back) on this connection.
     public var isInTransaction: Bool {
-        let status = PQtransactionStatus(handle)
+        let status = pq.transactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
 }

@@ -27,6 +27,8 @@ public final class PostgresConnection {
     }
 
     let handle: OpaquePointer
+    /// libpq's functions (opened by the first connection).
+    let pq: LibPQ
     /// The connection string it was opened with (it may hold a password: not for logs).
     public let conninfo: String
     /// How it was opened.
@@ -41,37 +43,39 @@ public final class PostgresConnection {
     /// a URL, `postgresql://user:password@host:port/dbname?sslmode=require`. Throws when the string is
     /// malformed, the server cannot be reached, or it refuses the login.
     public init(_ conninfo: String, options: Options = Options()) throws(PostgresError) {
-        guard let handle = PQconnectdb(conninfo) else {
+        let pq = try LibPQ.shared.get()
+        guard let handle = pq.connectdb(conninfo) else {
             throw PostgresError(operation: "connect", message: "libpq could not allocate a connection")
         }
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let message = Self.trimmed(PQerrorMessage(handle))
-            PQfinish(handle)
+        guard pq.status(handle) == CONNECTION_OK else {
+            let message = Self.trimmed(pq.errorMessage(handle))
+            pq.finish(handle)
             throw PostgresError(operation: "connect", message: message.isEmpty ? "connection refused" : message)
         }
         self.handle = handle
+        self.pq = pq
         self.conninfo = conninfo
         self.options = options
         // libpq prints NOTICEs (`relation already exists, skipping`) on stderr by default; they are
         // informational, and a server's log has them.
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        _ = pq.setNoticeProcessor(handle, { _, _ in }, nil)
     }
 
     deinit {
-        PQfinish(handle)
+        pq.finish(handle)
     }
 
     /// True while the connection to the server is up (as far as libpq knows: a server that went away
     /// is noticed at the next call).
-    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    public var isConnected: Bool { pq.status(handle) == CONNECTION_OK }
 
     /// The server's version as a number: 150018 for 15.18.
-    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+    public var serverVersion: Int { Int(pq.serverVersion(handle)) }
 
     /// Runs `sql`, which may hold several statements and no parameters (schemas, `SET`, `LOCK`).
     public func execute(_ sql: String) throws(PostgresError) {
-        let result = try check(PQexec(handle, sql), "execute", sql)
-        PQclear(result)
+        let result = try check(pq.exec(handle, sql), "execute", sql)
+        pq.clear(result)
     }
 
     /// Runs one statement with `values` bound to `$1`, `$2`, ...; returns the rows it changed (or
@@ -79,15 +83,15 @@ public final class PostgresConnection {
     @discardableResult
     public func run(_ sql: String, _ values: [PostgresValue] = []) throws(PostgresError) -> Int {
         let result = try perform("run", sql, values)
-        defer { PQclear(result) }
-        return Int(String(cString: PQcmdTuples(result))) ?? 0
+        defer { pq.clear(result) }
+        return pq.cmdTuples(result).flatMap { Int(String(cString: $0)) } ?? 0
     }
 
     /// Runs one query with `values` bound to `$1`, `$2`, ...; returns its rows.
     public func query(_ sql: String, _ values: [PostgresValue] = []) throws(PostgresError) -> [PostgresRow] {
         let result = try perform("query", sql, values)
-        defer { PQclear(result) }
-        return Self.rows(of: result)
+        defer { pq.clear(result) }
+        return rows(of: result)
     }
 
     /// `query`, then `read` on each row.
@@ -105,7 +109,7 @@ public final class PostgresConnection {
     {
         let name = try preparedName(sql, values)
         let result = Self.withParameters(values) { count, pointers, lengths, formats in
-            PQexecPrepared(handle, name, count, pointers, lengths, formats, 0)
+            pq.execPrepared(handle, name, count, pointers, lengths, formats, 0)
         }
         return try check(result, operation, sql)
     }
@@ -120,9 +124,9 @@ public final class PostgresConnection {
         preparedCount += 1
         let name = "herald_\(preparedCount)"
         let result = key.types.withUnsafeBufferPointer { types in
-            PQprepare(handle, name, sql, Int32(types.count), types.baseAddress)
+            pq.prepare(handle, name, sql, Int32(types.count), types.baseAddress)
         }
-        PQclear(try check(result, "prepare", sql))
+        pq.clear(try check(result, "prepare", sql))
         prepared[key] = name
         return name
     }
@@ -157,42 +161,42 @@ public final class PostgresConnection {
     /// The result if the call succeeded; else the server's (or libpq's) error, the result freed.
     func check(_ result: OpaquePointer?, _ operation: String, _ sql: String) throws(PostgresError) -> OpaquePointer {
         if let result {
-            let status = PQresultStatus(result)
+            let status = pq.resultStatus(result)
             if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return result }
         }
         let error = PostgresError(
             operation: operation,
-            sqlState: Self.field(result, "C"),
-            message: Self.field(result, "M") ?? result.map { Self.trimmed(PQresultErrorMessage($0)) }
-                ?? Self.trimmed(PQerrorMessage(handle)),
-            detail: Self.field(result, "D"),
+            sqlState: field(result, "C"),
+            message: field(result, "M") ?? result.map { Self.trimmed(pq.resultErrorMessage($0)) }
+                ?? Self.trimmed(pq.errorMessage(handle)),
+            detail: field(result, "D"),
             statement: sql,
-            connectionLost: PQstatus(handle) == CONNECTION_BAD)
-        PQclear(result)
+            connectionLost: pq.status(handle) == CONNECTION_BAD)
+        pq.clear(result)
         throw error
     }
 
     /// A field of the server's error report (`C` SQLSTATE, `M` message, `D` detail: the `PG_DIAG_*`
     /// letters, which Swift imports as none of its types).
-    private static func field(_ result: OpaquePointer?, _ letter: Unicode.Scalar) -> String? {
-        guard let result, let text = PQresultErrorField(result, Int32(letter.value)) else { return nil }
+    private func field(_ result: OpaquePointer?, _ letter: Unicode.Scalar) -> String? {
+        guard let result, let text = pq.resultErrorField(result, Int32(letter.value)) else { return nil }
         return String(cString: text)
     }
 
-    private static func rows(of result: OpaquePointer) -> [PostgresRow] {
-        let rowCount = PQntuples(result)
-        let columnCount = PQnfields(result)
+    private func rows(of result: OpaquePointer) -> [PostgresRow] {
+        let rowCount = pq.ntuples(result)
+        let columnCount = pq.nfields(result)
         let columns = PostgresColumns(
-            names: (0..<columnCount).map { PQfname(result, $0).map { String(cString: $0) } ?? "?" },
-            types: (0..<columnCount).map { PQftype(result, $0) })
+            names: (0..<columnCount).map { pq.fname(result, $0).map { String(cString: $0) } ?? "?" },
+            types: (0..<columnCount).map { pq.ftype(result, $0) })
         var rows: [PostgresRow] = []
         rows.reserveCapacity(Int(rowCount))
         for row in 0..<rowCount {
             let cells: [[UInt8]?] = (0..<columnCount).map { column in
-                guard PQgetisnull(result, row, column) == 0, let value = PQgetvalue(result, row, column) else {
+                guard pq.getisnull(result, row, column) == 0, let value = pq.getvalue(result, row, column) else {
                     return nil
                 }
-                let length = Int(PQgetlength(result, row, column))
+                let length = Int(pq.getlength(result, row, column))
                 return value.withMemoryRebound(to: UInt8.self, capacity: length) {
                     Array(UnsafeBufferPointer(start: $0, count: length))
                 }

@@ -1,5 +1,9 @@
 import APNs
-import Foundation
+// Only the parts of Foundation this file uses (Calendar, TimeZone, Date; the ICU time zones), not `Foundation`
+// itself: every process linking DeviceModel (the `herald` binary) maps what it links at start, and
+// libFoundation.so alone added about 4 MB to the resident size of every command.
+import FoundationEssentials
+import FoundationInternationalization
 
 // Calendar triggers in a named time zone (DEVICE-SEMANTICS.md 6: time zones and DST are U). A trigger whose
 // zone is named (`Europe/Berlin`), or that floats with a device whose zone is named, matches through

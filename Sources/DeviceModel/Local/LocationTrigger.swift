@@ -1,5 +1,5 @@
 import APNs
-import Foundation
+import Glibc
 
 // Location triggers (DEVICE-SEMANTICS.md 6): a `CLCircularRegion` with notifyOnEntry / notifyOnExit; the
 // device's simulated position moves with `Device.move(to:)`. A trigger fires when a move crosses its
