@@ -98,4 +98,39 @@ struct SessionConcurrencyTests {
         #expect(pair.clientEvents.reportedTwice.isEmpty)
         #expect(pair.clientEvents.responses.allSatisfy { $0.value.body == Self.body(for: $0.key) })
     }
+
+    @Test("a stream opened before 1,100 others is still answered to its own token, as are they")
+    func streamOutlivingThousandOthers() throws {
+        // The client remembers each stream's slot by stream id in a table of 1,024 entries; stream 1
+        // and stream 2,049 share one. The first stays open while the others come and go, so its
+        // entry is taken over and its response must be found another way.
+        let pair = try SessionPair(server: HTTP2SessionConfiguration(maxConcurrentStreams: 2000))
+        try pair.pump()
+        let count: UInt64 = 1101
+        for token in UInt64(1)...count {
+            try pair.client.submitRequest(
+                headers: requestHeaders(path: "/3/device/\(token)"), body: Self.body(for: token), token: token)
+        }
+        try pair.pump()
+        #expect(pair.serverEvents.pending.count == Int(count))
+        let first = try #require(pair.serverEvents.pending.first { $0.streamID == 1 })
+        var random = SeededRandom(seed: 11)
+        for request in pair.serverEvents.pending.filter({ $0.streamID != 1 }).shuffled(using: &random) {
+            try ServerRecorder.echo(pair.server, request)
+        }
+        try pair.pump()
+        #expect(pair.clientEvents.responses.count == Int(count) - 1)
+        try ServerRecorder.echo(pair.server, first)
+        try pair.pump()
+
+        #expect(pair.clientEvents.reports.count == Int(count))
+        #expect(pair.clientEvents.reportedTwice.isEmpty)
+        #expect(pair.clientEvents.failures.isEmpty)
+        for token in UInt64(1)...count {
+            let response = try #require(pair.clientEvents.responses[token])
+            #expect(response.body == Self.body(for: token))
+            #expect(response.headers.value(for: "x-path") == "/3/device/\(token)")
+        }
+        #expect(pair.client.openStreamCount == 0)
+    }
 }

@@ -112,7 +112,13 @@ public final class HTTP2Transport: APNsTransport {
     @inline(__always)
     private func localPool() -> LoopPool? {
         pools.withUnsafeBufferPointer { pools in
-            for index in pools.indices where pools[index].loop.inEventLoop { return pools[index] }
+            for index in pools.indices {
+                // The loop unretained: `pools`, a constant of the transport, holds each pool and each
+                // pool its loop for as long as the transport lives (a retain and release per pool
+                // looked at, per request, otherwise).
+                let here = Unmanaged.passUnretained(pools[index].loop)._withUnsafeGuaranteedRef { $0.inEventLoop }
+                if here { return pools[index] }
+            }
             return nil
         }
     }

@@ -114,7 +114,7 @@ public struct HTTP2ReceivedHeaders: Sendable, RandomAccessCollection {
         if bytes.count > limit {
             bytes = []
             fields = []
-        } else {
+        } else if !fields.isEmpty {  // (emptying an empty array still costs calls)
             fields.removeAll(keepingCapacity: true)  // the bytes stay, as room for the next fields
         }
     }

@@ -12,11 +12,18 @@ extension NGHTTP2Session {
     }
 
     private func lookUpSlot(_ session: OpaquePointer, _ streamID: Int32) -> Int32? {
-        // `isOpen`, inlined, rather than a call to `StreamSlots.openSlot`: calling a method of the
-        // table copied it (both its arrays retained and released) at every miss of the cached slot.
-        guard let index = StreamSlots.index(nghttp2_session_get_stream_user_data(session, streamID)),
-            slots.isOpen(index, streamID: streamID)
-        else { return nil }
+        let index: Int32
+        if let cached = slotByStream.slot(for: streamID), slots.isOpen(cached, streamID: streamID) {
+            index = cached
+        } else {
+            // `isOpen`, inlined, rather than a call to `StreamSlots.openSlot`: calling a method of
+            // the table copied it (both its arrays retained and released) at every miss.
+            guard let found = StreamSlots.index(nghttp2_session_get_stream_user_data(session, streamID)),
+                slots.isOpen(found, streamID: streamID)
+            else { return nil }
+            index = found
+            slotByStream.note(streamID, slot: index)
+        }
         lastStreamID = streamID
         lastSlot = index
         return index
@@ -164,30 +171,26 @@ extension NGHTTP2Session {
 
     func frameReceived(_ session: OpaquePointer, _ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         let header = frame.pointee.hd
-        if splicesHeaders, header.type == NGHTTP2.frameHeaders, let index = slot(session, header.stream_id) {
-            sentHeadersStreamID = header.stream_id
-            sentHeadersSlot = index
-        }
         switch header.type {
         case NGHTTP2.frameData, NGHTTP2.frameHeaders:
-            if checksResponses, let index = slot(session, header.stream_id), slots[index].localReset == nil,
-                !responseFrameIsWellFormed(index, frame)
-            {
+            // The stream's slot, looked up once: nothing below frees or reassigns it.
+            guard let index = slot(session, header.stream_id) else { return 0 }
+            if splicesHeaders, header.type == NGHTTP2.frameHeaders {
+                sentHeadersStreamID = header.stream_id
+                sentHeadersSlot = index
+            }
+            if checksResponses, slots[index].localReset == nil, !responseFrameIsWellFormed(index, frame) {
                 reject(session, index, as: .malformedResponse)
                 return 0
             }
-            if role == .client, header.type == NGHTTP2.frameHeaders, let index = slot(session, header.stream_id) {
+            if role == .client, header.type == NGHTTP2.frameHeaders {
                 noteResponseHead(index)
             }
-            if checksRequests, let index = slot(session, header.stream_id), slots[index].localReset == nil,
-                !requestFrameIsWellFormed(index, frame)
-            {
+            if checksRequests, slots[index].localReset == nil, !requestFrameIsWellFormed(index, frame) {
                 rejectRequest(session, index)
                 return 0
             }
-            guard header.flags & NGHTTP2.flagEndStream != 0, let index = slot(session, header.stream_id),
-                slots[index].localReset == nil
-            else { return 0 }
+            guard header.flags & NGHTTP2.flagEndStream != 0, slots[index].localReset == nil else { return 0 }
             slots[index].complete = true
             if role == .server {
                 deliverRequest(index)
@@ -268,13 +271,17 @@ extension NGHTTP2Session {
 
     func frameSent(_ session: OpaquePointer, _ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         let header = frame.pointee.hd
-        if splicesHeaders, header.type == NGHTTP2.frameHeaders, let index = slot(session, header.stream_id) {
+        // A HEADERS frame's slot, looked up once, when it is needed below.
+        let headersSlot =
+            header.type == NGHTTP2.frameHeaders && (splicesHeaders || role == .client)
+            ? slot(session, header.stream_id) : nil
+        if splicesHeaders, let index = headersSlot {
             sentHeadersStreamID = header.stream_id
             sentHeadersSlot = index
         }
         switch header.type {
         case NGHTTP2.frameHeaders where role == .client && frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST:
-            if let index = slot(session, header.stream_id) {
+            if let index = headersSlot {
                 slots[index].headersSent = true
             }
         case NGHTTP2.frameGoAway:

@@ -36,6 +36,7 @@ extension NGHTTP2Session {
             throw HTTP2Error.library("nghttp2_submit_request", Int(streamID))
         }
         slots[index].streamID = streamID
+        slotByStream.note(streamID, slot: index)
         slots[index].responseCheck.requestIsHead = method == .head
         slots[index].responseCheck.requestIsConnect = method == .connect
         return streamID

@@ -58,6 +58,9 @@ final class NGHTTP2Session {
     /// slot is checked to be open with that id, so a stale entry is never trusted.
     @exclusivity(unchecked) var lastStreamID: Int32 = 0
     @exclusivity(unchecked) var lastSlot: Int32 = 0
+    /// Client: where `slot(_:_:)` looks when `lastStreamID` is another stream, before nghttp2's
+    /// stream map (a call into the library and a hash lookup, for one stream's callbacks in three).
+    @exclusivity(unchecked) var slotByStream: StreamSlotCache
     /// Client: whether response headers are filtered, and the filter's length mask, copied out of
     /// the configuration so most fields are dropped without touching the set (no retain per field).
     let filtersResponseHeaders: Bool
@@ -114,6 +117,7 @@ final class NGHTTP2Session {
     init(role: Role, configuration: HTTP2SessionConfiguration) throws(HTTP2Error) {
         self.role = role
         self.configuration = configuration
+        slotByStream = StreamSlotCache(capacity: role == .client ? StreamSlotCache.clientCapacity : 0)
         checksRequests = role == .server && !configuration.libraryChecksRequests
         checksResponses = role == .client && !configuration.libraryChecksResponses
         filtersResponseHeaders = role == .client && configuration.keptResponseHeaders != nil

@@ -80,7 +80,9 @@ struct StreamSlot {
         headerBlock = nil
         realFieldSubmitted = false
         plainLength = 0
-        outgoingBody = []
+        // Buffers already empty (the common case: a sent body is dropped when nghttp2 has read it,
+        // a 200 from APNs has none) are left alone: assigning or emptying one costs calls even then.
+        if outgoingBody.capacity > 0 { outgoingBody = [] }
         outgoingOffset = 0
         headersSent = false
         complete = false
@@ -99,7 +101,7 @@ struct StreamSlot {
         headers.reset(keepingAtMost: 4096)
         if body.capacity > 16_384 {
             body = []
-        } else {
+        } else if !body.isEmpty {
             body.removeAll(keepingCapacity: true)
         }
     }
