@@ -26,7 +26,8 @@
 //
 // Crash safety: a row's apns-id is fixed when it is made. A batch whose outcomes are not recorded
 // (a crash, a store failure, a shutdown that abandons sends) stays pending under its lease; when
-// the lease runs out any worker claims it again and sends it with the same apns-id.
+// the lease runs out any worker claims it again and sends it with the same apns-id. A batch still
+// being sent has its leases renewed, so only a dead (or stopped) worker's batches come back.
 import APNs
 import APNsClient
 import Synchronization
@@ -222,13 +223,53 @@ public final class DeliveryEngine: Sendable {
                 batch = claimed
             }
             async let following: Result<Batch?, GatewayStoreError> = isStopping ? .success(nil) : claimBatch()
-            let outcomes = await sender.send(batch.claim, inactive: batch.inactive)
+            let renewing = Task { await self.keepLeases(of: batch.claim.deliveries) }
+            var outcomes = await sender.send(batch.claim, inactive: batch.inactive)
+            renewing.cancel()
+            if let renewal = await renewing.value {
+                for index in outcomes.indices where renewal.ids.contains(outcomes[index].deliveryID) {
+                    outcomes[index].delivery?.claimedUntil = renewal.until
+                }
+            }
             // One recording at a time per worker: outcomes are recorded in order and memory stays bounded.
             await recording?.value
             recording = Task { await self.record(outcomes) }
             ahead = await following
         }
         await recording?.value
+    }
+
+    /// Renews the leases of a batch being sent until cancelled (when its sends have ended), so a
+    /// slow batch is not claimed again by another worker or process: first when two thirds of its
+    /// lease are left (a batch claimed ahead has waited for the one before it), then every third
+    /// of a lease. Returns the deliveries renewed last and their lease; nil when none was renewed.
+    private func keepLeases(of deliveries: [Delivery]) async -> (ids: Set<Int>, until: Int)? {
+        let lease = configuration.leaseMilliseconds
+        var held = deliveries
+        var renewal: (ids: Set<Int>, until: Int)?
+        while !held.isEmpty {
+            let expires = held.compactMap(\.claimedUntil).min() ?? configuration.clock()
+            let wait = max(0, expires - configuration.clock() - lease * 2 / 3)
+            do {
+                try await Task.sleep(for: .milliseconds(wait))
+            } catch {
+                return renewal  // cancelled: the sends have ended
+            }
+            let until = configuration.clock() + lease
+            do {
+                let ids = try await store.renewClaims(held, claimer: configuration.claimer, until: until)
+                renewal = (ids, until)
+                held = held.filter { ids.contains($0.id) }.map { delivery in
+                    var renewed = delivery
+                    renewed.claimedUntil = until
+                    return renewed
+                }
+            } catch {
+                observer?(.storeFailed(error))
+                if Task.isCancelled { return renewal }
+            }
+        }
+        return renewal
     }
 
     /// The next batch, as a result (a stage of the pipeline runs it beside a send).

@@ -8,9 +8,9 @@ public struct DeliveryEngineConfiguration: Sendable {
     /// Deliveries taken per claim (one store transaction), at most `StoreLimits.maximumBatch`; also
     /// the rows a worker makes (and claims) per expansion transaction.
     public var claimBatchSize: Int
-    /// How long a claim holds its rows. A worker that dies leaves them to come back after this;
-    /// keep it well above the time a batch can take (the client's request timeout times its
-    /// attempts), or a slow batch is sent twice.
+    /// How long a claim holds its rows. A worker renews the leases of the batch it is sending
+    /// (when two thirds are left, then every third), so a slow batch is not claimed again; a worker
+    /// that dies leaves its rows to come back this long after its last renewal.
     public var leaseMilliseconds: Int
     /// Sends in flight at most, over every app and environment. The engine runs
     /// `max(2, sendConcurrency / claimBatchSize)` workers (one when this is 1), each with one batch
