@@ -18,9 +18,10 @@ struct GatewayCrashTests {
     /// lease runs out would be sent twice without any crash).
     static let leaseSeconds = 10
 
-    /// The deliveries a kill can leave claimed and not recorded, so sent again after the restart:
-    /// each of the engine's workers holds one batch at a time (`DeliveryEngineConfiguration.workers`).
-    static var duplicateBound: Int { max(2, sendConcurrency / claimBatch) * claimBatch }
+    /// The deliveries a kill can leave sent and not recorded, so sent again after the restart: each
+    /// of the engine's workers (`DeliveryEngineConfiguration.workers`) has two such batches at most,
+    /// one being sent and the one before it being recorded (the batch it claimed ahead is not sent yet).
+    static var duplicateBound: Int { 2 * max(2, sendConcurrency / claimBatch) * claimBatch }
 
     @Test func aKilledGatewayLosesNothing() async throws {
         let scratch = try GatewayScratch()

@@ -15,8 +15,9 @@ struct GatewayPostgresTests {
     /// Short, so the kill test does not wait long; far above one batch's time at the emulator's delay.
     static let leaseSeconds = 5
 
-    /// What a killed process can leave claimed and unrecorded: each worker's batch.
-    static var duplicateBound: Int { max(2, sendConcurrency / claimBatch) * claimBatch }
+    /// What a killed process can leave claimed and unrecorded: three batches per worker at most
+    /// (one claimed ahead, one being sent, one being recorded).
+    static var duplicateBound: Int { 3 * max(2, sendConcurrency / claimBatch) * claimBatch }
 
     @Test func twoGatewaysShareOneFanOutAndSendEachDeviceOnce() async throws {
         let run = try await TwoGateways(devices: Self.devices, latencyMilliseconds: 10)

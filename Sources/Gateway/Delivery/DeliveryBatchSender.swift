@@ -27,6 +27,9 @@ struct DeliveryBatchSender: Sendable {
         var rounds: [APNsConnections.Key: SendRound] = [:]
         var broadcasts: [(APNsClient, Delivery, Broadcast)] = []
         var prepared: [NotificationID: (topic: Topic?, payload: EncodedPayload)] = [:]
+        // A fan-out's batch is one notification to one environment: its client and round are
+        // looked up once, not per delivery.
+        var last: (notification: NotificationID, environment: Environment, client: APNsClient?, round: SendRound?)?
         func fail(_ delivery: Delivery, _ reason: Reason) {
             outcomes.append(DeliveryOutcome(delivery, result: .failed(reason: reason, timestamp: nil)))
             metrics.recordSend(.failed, reason: reason.rawValue, microseconds: nil)
@@ -42,7 +45,11 @@ struct DeliveryBatchSender: Sendable {
             }
             let request = stored.request
             let key = APNsConnections.Key(bundleID: request.bundleID, environment: delivery.environment)
-            guard let client = connections.client(bundleID: key.bundleID, environment: key.environment) else {
+            if last?.notification != stored.id || last?.environment != delivery.environment {
+                let client = connections.client(bundleID: key.bundleID, environment: key.environment)
+                last = (stored.id, delivery.environment, client, nil)
+            }
+            guard let client = last?.client else {
                 fail(delivery, GatewayReason.noClient)
                 continue
             }
@@ -72,8 +79,15 @@ struct DeliveryBatchSender: Sendable {
                 token: token, topic: topic, pushType: request.pushType, priority: request.priority,
                 expiration: request.expiration, collapseID: request.collapseID, apnsID: delivery.apnsID,
                 payload: payload)
-            if rounds[key] == nil { rounds[key] = SendRound(client: client, metrics: metrics) }
-            rounds[key]?.add(notification, of: delivery)
+            let round: SendRound
+            if let known = last?.round {
+                round = known
+            } else {
+                round = rounds[key] ?? SendRound(client: client, metrics: metrics)
+                rounds[key] = round
+                last?.round = round
+            }
+            round.add(notification, of: delivery)
         }
         let sent = await withTaskGroup(of: [DeliveryOutcome].self) { group in
             for round in rounds.values {

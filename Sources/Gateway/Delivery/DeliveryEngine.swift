@@ -11,6 +11,9 @@
 //                                                 DeliveryBatchSender: sendEach per client
 //                                                 recordOutcomes (one transaction per batch)
 //
+// Each worker is a pipeline: while it sends batch k it claims batch k + 1 and records the outcomes
+// of batch k - 1, so its APNs connections never wait for the store between batches.
+//
 // A fresh fan-out costs one transaction per chunk that makes the rows and claims them, one send
 // round, one transaction of outcomes: no separate claim, and no inactive-token check (the rows
 // were made from active tokens in the same transaction).
@@ -18,12 +21,13 @@
 // Threading: the loops are tasks on the cooperative pool; store calls suspend them (the SQLite
 // store works on its own thread); the sends run on the APNs transport's event loops (sendEach), so
 // a batch costs a few hops, not one per notification. Memory is the workers' batches (claim batch
-// size times workers), never a fan-out: expansion makes rows a chunk at a time and the queue is in
-// the store.
+// size times three per worker: claimed ahead, sending, recording), never a fan-out: expansion makes
+// rows a chunk at a time and the queue is in the store.
 //
 // Crash safety: a row's apns-id is fixed when it is made. A batch whose outcomes are not recorded
 // (a crash, a store failure, a shutdown that abandons sends) stays pending under its lease; when
-// the lease runs out any worker claims it again and sends it with the same apns-id.
+// the lease runs out any worker claims it again and sends it with the same apns-id. A batch still
+// being sent has its leases renewed, so only a dead (or stopped) worker's batches come back.
 import APNs
 import APNsClient
 import Synchronization
@@ -178,26 +182,118 @@ public final class DeliveryEngine: Sendable {
 
     // MARK: - Expanding, claiming, sending, recording
 
+    /// A claimed batch, ready to send: the ids of its deliveries not to send (tokens pruned since
+    /// their rows were made) are known.
+    private struct Batch: Sendable {
+        var claim: DeliveryClaim
+        var inactive: Set<Int>
+    }
+
+    /// One worker: a pipeline of three stages over the store's one connection and the APNs
+    /// connections. While batch k is being sent, batch k + 1 is claimed (or expanded) and the
+    /// outcomes of batch k - 1 are recorded, so the connections do not wait on the store between
+    /// batches. At most three batches per worker are in memory (one claimed ahead, one sending,
+    /// one being recorded). A batch claimed ahead is sent even when the engine starts stopping (it
+    /// is claimed; `shutdown` promises the batches in flight).
     private func workLoop(concurrency: Int) async {
         let sender = DeliveryBatchSender(connections: connections, metrics: metrics, concurrency: concurrency)
-        while !isStopping {
-            do {
-                guard let (claim, fresh) = try await nextBatch() else {
-                    await work.wait(timeout: configuration.idlePollInterval)
-                    continue
-                }
-                let inactive = fresh ? [] : try await inactiveDeliveries(claim)
-                let outcomes = await sender.send(claim, inactive: inactive)
-                // Recorded while stopping (these sends happened), unless the grace period is over.
-                guard !abandoning.load(ordering: .acquiring) else { return }
-                let pruned = try await store.recordOutcomes(
-                    outcomes, backoff: configuration.backoff, now: configuration.clock())
-                metrics.recordPruned(pruned)
-                observer?(.recorded(outcomes, pruned: pruned))
-            } catch {
+        var ahead: Result<Batch?, GatewayStoreError>?
+        var recording: Task<Void, Never>?
+        while !abandoning.load(ordering: .acquiring) {
+            let next: Result<Batch?, GatewayStoreError>
+            if let claimed = ahead {
+                next = claimed
+            } else {
+                next = isStopping ? .success(nil) : await claimBatch()
+            }
+            ahead = nil
+            let batch: Batch
+            switch next {
+            case .failure(let error):
                 observer?(.storeFailed(error))
                 await work.wait(timeout: configuration.idlePollInterval)
+                continue
+            case .success(nil):
+                await recording?.value
+                recording = nil
+                if isStopping { return }
+                await work.wait(timeout: configuration.idlePollInterval)
+                continue
+            case .success(let claimed?):
+                batch = claimed
             }
+            async let following: Result<Batch?, GatewayStoreError> = isStopping ? .success(nil) : claimBatch()
+            let renewing = Task { await self.keepLeases(of: batch.claim.deliveries) }
+            var outcomes = await sender.send(batch.claim, inactive: batch.inactive)
+            renewing.cancel()
+            if let renewal = await renewing.value {
+                for index in outcomes.indices where renewal.ids.contains(outcomes[index].deliveryID) {
+                    outcomes[index].delivery?.claimedUntil = renewal.until
+                }
+            }
+            // One recording at a time per worker: outcomes are recorded in order and memory stays bounded.
+            await recording?.value
+            recording = Task { await self.record(outcomes) }
+            ahead = await following
+        }
+        await recording?.value
+    }
+
+    /// Renews the leases of a batch being sent until cancelled (when its sends have ended), so a
+    /// slow batch is not claimed again by another worker or process: first when two thirds of its
+    /// lease are left (a batch claimed ahead has waited for the one before it), then every third
+    /// of a lease. Returns the deliveries renewed last and their lease; nil when none was renewed.
+    private func keepLeases(of deliveries: [Delivery]) async -> (ids: Set<Int>, until: Int)? {
+        let lease = configuration.leaseMilliseconds
+        var held = deliveries
+        var renewal: (ids: Set<Int>, until: Int)?
+        while !held.isEmpty {
+            let expires = held.compactMap(\.claimedUntil).min() ?? configuration.clock()
+            let wait = max(0, expires - configuration.clock() - lease * 2 / 3)
+            do {
+                try await Task.sleep(for: .milliseconds(wait))
+            } catch {
+                return renewal  // cancelled: the sends have ended
+            }
+            let until = configuration.clock() + lease
+            do {
+                let ids = try await store.renewClaims(held, claimer: configuration.claimer, until: until)
+                renewal = (ids, until)
+                held = held.filter { ids.contains($0.id) }.map { delivery in
+                    var renewed = delivery
+                    renewed.claimedUntil = until
+                    return renewed
+                }
+            } catch {
+                observer?(.storeFailed(error))
+                if Task.isCancelled { return renewal }
+            }
+        }
+        return renewal
+    }
+
+    /// The next batch, as a result (a stage of the pipeline runs it beside a send).
+    private func claimBatch() async -> Result<Batch?, GatewayStoreError> {
+        do throws(GatewayStoreError) {
+            guard let (claim, fresh) = try await nextBatch() else { return .success(nil) }
+            return .success(Batch(claim: claim, inactive: fresh ? [] : try await inactiveDeliveries(claim)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Records a sent batch's outcomes; past the shutdown's grace period nothing is recorded (the
+    /// leases bring the deliveries back).
+    private func record(_ outcomes: [DeliveryOutcome]) async {
+        guard !abandoning.load(ordering: .acquiring) else { return }
+        do throws(GatewayStoreError) {
+            let pruned = try await store.recordOutcomes(
+                outcomes, backoff: configuration.backoff, now: configuration.clock())
+            metrics.recordPruned(pruned)
+            observer?(.recorded(outcomes, pruned: pruned))
+        } catch {
+            // The deliveries stay claimed; their leases bring them back, with the same apns-ids.
+            observer?(.storeFailed(error))
         }
     }
 

@@ -8,14 +8,14 @@ public struct DeliveryEngineConfiguration: Sendable {
     /// Deliveries taken per claim (one store transaction), at most `StoreLimits.maximumBatch`; also
     /// the rows a worker makes (and claims) per expansion transaction.
     public var claimBatchSize: Int
-    /// How long a claim holds its rows. A worker that dies leaves them to come back after this;
-    /// keep it well above the time a batch can take (the client's request timeout times its
-    /// attempts), or a slow batch is sent twice.
+    /// How long a claim holds its rows. A worker renews the leases of the batch it is sending
+    /// (when two thirds are left, then every third), so a slow batch is not claimed again; a worker
+    /// that dies leaves its rows to come back this long after its last renewal.
     public var leaseMilliseconds: Int
     /// Sends in flight at most, over every app and environment. The engine runs
-    /// `max(2, sendConcurrency / claimBatchSize)` workers (one when this is 1), each with one batch
-    /// at a time and an equal share of this: memory is bounded by the workers' batches, never by a
-    /// fan-out.
+    /// `max(2, sendConcurrency / claimBatchSize)` workers (one when this is 1), each sending one
+    /// batch at a time (while it claims the next and records the last) with an equal share of this:
+    /// memory is bounded by the workers' batches, never by a fan-out.
     public var sendConcurrency: Int
     /// The queue's own retry of 429, 5xx and transport failures, across claims and restarts.
     public var backoff: DeliveryBackoff
@@ -48,7 +48,7 @@ public struct DeliveryEngineConfiguration: Sendable {
 
     /// Workers, and the sends in flight each may have.
     var workers: (count: Int, concurrency: Int) {
-        // Two at least, so one batch is claimed and recorded while another is sent.
+        // Two at least, so one worker's batch is sent while another's waits on the store.
         let count = sendConcurrency < 2 ? 1 : max(2, sendConcurrency / claimBatchSize)
         return (count, max(1, sendConcurrency / count))
     }

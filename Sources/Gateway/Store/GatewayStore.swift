@@ -168,6 +168,14 @@ public protocol DeliveryStore: Sendable {
     @discardableResult
     func recordOutcomes(_ outcomes: [DeliveryOutcome], backoff: DeliveryBackoff, now: Int)
         async throws(GatewayStoreError) -> Int
+    /// Extends to `until` the lease of each of `deliveries` (as a claim returned them) that `claimer`
+    /// still holds under the lease it was claimed with (their `claimedUntil`), so a batch still in
+    /// flight is not claimed again when that lease runs out. Returns the ids of those renewed;
+    /// record their outcomes with `claimedUntil` set to `until` (a store that checks the lease, as
+    /// SQLite's chunks do, ignores an outcome under a lease it no longer holds). Deliveries claimed
+    /// again by another, ended or cancelled are left alone.
+    func renewClaims(_ deliveries: [Delivery], claimer: String, until: Int) async throws(GatewayStoreError)
+        -> Set<Int>
     /// Deliveries still pending, due or not, claimed or not: the queue's depth. Costs a count over
     /// the pending rows; call it now and then, not per send.
     func pendingDeliveryCount() async throws(GatewayStoreError) -> Int

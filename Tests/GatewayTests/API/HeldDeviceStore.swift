@@ -142,6 +142,11 @@ final class HeldDeviceStore: GatewayStore {
     func pendingDeliveryCount() async throws(GatewayStoreError) -> Int {
         try await base.pendingDeliveryCount()
     }
+    func renewClaims(_ deliveries: [Delivery], claimer: String, until: Int) async throws(GatewayStoreError)
+        -> Set<Int>
+    {
+        try await base.renewClaims(deliveries, claimer: claimer, until: until)
+    }
     func inactiveTokens(bundleID: String, kind: Delivery.Kind, tokens: [String]) async throws(GatewayStoreError)
         -> Set<String>
     {

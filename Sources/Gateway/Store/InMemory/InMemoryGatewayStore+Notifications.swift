@@ -191,6 +191,23 @@ extension InMemoryGatewayStore {
         }
     }
 
+    public func renewClaims(_ deliveries: [Delivery], claimer: String, until: Int) async throws(GatewayStoreError)
+        -> Set<Int>
+    {
+        state.withLock { state in
+            var renewed = Set<Int>()
+            for delivery in deliveries where delivery.id >= 1 && delivery.id <= state.deliveries.count {
+                let row = state.deliveries[delivery.id - 1]
+                guard row.status == .pending, row.claimedBy == claimer, row.claimedUntil == delivery.claimedUntil
+                else { continue }
+                state.deliveries[delivery.id - 1].claimedUntil = until
+                state.deliveries[delivery.id - 1].nextAttemptAt = until
+                renewed.insert(delivery.id)
+            }
+            return renewed
+        }
+    }
+
     public func pendingDeliveryCount() async throws(GatewayStoreError) -> Int {
         state.withLock { state in state.deliveries.reduce(0) { $0 + ($1.status == .pending ? 1 : 0) } }
     }

@@ -132,6 +132,26 @@ extension PostgresGatewayStore {
         }
     }
 
+    public func renewClaims(_ deliveries: [Delivery], claimer: String, until: Int) async throws(GatewayStoreError)
+        -> Set<Int>
+    {
+        guard !deliveries.isEmpty else { return [] }
+        return try await inTransaction { connection in
+            let renewed = try connection.query(
+                """
+                UPDATE deliveries d SET claimed_until = $1, next_attempt_at = $1
+                    FROM unnest($2::bigint[], $3::bigint[]) AS l(seq, lease)
+                    WHERE d.seq = l.seq AND d.status = 'pending' AND d.claimed_by = $4 AND d.claimed_until = l.lease
+                    RETURNING d.seq
+                """,
+                [
+                    PostgresValue(until), .bigintArray(deliveries.map { Int64($0.id) }),
+                    .bigintArray(deliveries.map { Int64($0.claimedUntil ?? -1) }), .text(claimer),
+                ])
+            return Set(try renewed.compactMap { row throws(PostgresError) in try row.int(0) })
+        }
+    }
+
     public func pendingDeliveryCount() async throws(GatewayStoreError) -> Int {
         try await withConnection { connection in
             try connection.query("SELECT count(*) FROM deliveries WHERE status = 'pending'").first?.int(0) ?? 0

@@ -20,16 +20,18 @@ extension SQLiteGatewayStore {
     {
         let chunkSize = StoreLimits.clamp(chunkSize)
         let lease = Lease(claimer: claimer, until: now + max(0, leaseMilliseconds))
-        return try await inTransaction { database in
+        // The transaction reads the members; their deliveries (an apns-id derived and formatted
+        // per member) are made after it, on the caller's thread: the store's thread bounds a fan-out.
+        let chunk = try await inTransaction { database -> ExpandedChunk in
             guard let source = try Self.chunkSource(where: "id = ?", [.text(id)], in: database) else {
                 throw GatewayStoreError.unknownNotification(id)
             }
             guard source.state == .sending, !source.expanded else {
-                return ClaimedExpansion(step: (nil, source.recipients, true), made: [], notification: nil)
+                return ExpandedChunk(step: (nil, source.recipients, true), members: [], seq: 0, source: source)
             }
             let members = try Self.members(
                 of: source, after: source.cursor, through: .max, limit: chunkSize, in: database)
-            var made: [Delivery] = []
+            var seq = 0
             if !members.rows.isEmpty {
                 try database.run(
                     """
@@ -41,17 +43,29 @@ extension SQLiteGatewayStore {
                         .integer(source.seq), .integer(source.cursor), .integer(members.cursor),
                         .integer(members.rows.count), .text(lease.claimer), .integer(lease.until),
                     ])
-                made = try Self.chunkDeliveries(members.rows, chunk: database.lastInsertRowID, of: source, lease: lease)
+                seq = database.lastInsertRowID
             }
             let count = members.rows.count
             try Self.advanceExpansion(
                 seq: source.seq, cursor: members.cursor, finished: members.finished, count: count, in: database)
             let notification =
-                made.isEmpty
+                members.rows.isEmpty
                 ? nil : try Self.notifications(where: "seq = ?", [.integer(source.seq)], in: database).first
-            return ClaimedExpansion(
-                step: (count, source.recipients + count, members.finished), made: made, notification: notification)
+            return ExpandedChunk(
+                step: (count, source.recipients + count, members.finished), members: members.rows, seq: seq,
+                source: source, notification: notification)
         }
+        let made = try Self.chunkDeliveries(chunk.members, chunk: chunk.seq, of: chunk.source, lease: lease)
+        return ClaimedExpansion(step: chunk.step, made: made, notification: chunk.notification)
+    }
+
+    /// What `expandAndClaim`'s transaction read: the chunk's members, its seq, their notification.
+    struct ExpandedChunk: Sendable {
+        var step: ExpansionProgress.Step
+        var members: [ExpansionRow]
+        var seq: Int
+        var source: ChunkSource
+        var notification: StoredNotification? = nil
     }
 
     /// Claims the chunk whose lease ran out first, reads its members again and returns those
@@ -214,7 +228,8 @@ extension SQLiteGatewayStore {
                     SQLiteChunkDelivery.position(of: $0.delivery.id) < SQLiteChunkDelivery.position(of: $1.delivery.id)
                 }
                 var apnsIDs: [UInt8] = []
-                var list: [JSONValue] = []
+                apnsIDs.reserveCapacity(members.count * 16)
+                var list = SuccessList(capacity: members.count)
                 for (delivery, result) in members {
                     // A chunk with any other outcome is inserted row by row, in member order.
                     guard case .succeeded(let uniqueID) = result, delivery.kind == first.kind else {
@@ -223,23 +238,55 @@ extension SQLiteGatewayStore {
                             count: members.count, successes: nil, others: members.map { ($0.delivery, $0.result) })
                     }
                     apnsIDs += SQLiteAPNsID.bytes(delivery.apnsID)
-                    list.append(
-                        .array([
-                            .string(delivery.recipient), .string(delivery.environment.rawValue),
-                            uniqueID.map(JSONValue.string) ?? .null,
-                        ]))
+                    list.append(recipient: delivery.recipient, environment: delivery.environment, uniqueID: uniqueID)
                 }
                 return ChunkOutcomes(
                     seq: seq, claimedBy: first.claimedBy, claimedUntil: first.claimedUntil, count: members.count,
-                    successes: list.isEmpty
-                        ? nil : (first.kind, apnsIDs, JSONValue.array(list).encodedString, list.count),
-                    others: [])
+                    successes: list.count == 0 ? nil : (first.kind, apnsIDs, list.text, list.count), others: [])
             }
         }
     }
 
+    /// `insertSuccessesSQL`'s JSON array of [recipient, environment, apns-unique-id or null], written
+    /// straight into bytes: a fan-out makes one per batch, so no `JSONValue` per member.
+    struct SuccessList {
+        private var bytes: [UInt8] = [UInt8(ascii: "[")]
+        private(set) var count = 0
+
+        init(capacity: Int) {
+            bytes.reserveCapacity(capacity * 120)
+        }
+
+        mutating func append(recipient: String, environment: Environment, uniqueID: String?) {
+            bytes.append(contentsOf: count == 0 ? "[".utf8 : ",[".utf8)
+            appendString(recipient)
+            bytes.append(UInt8(ascii: ","))
+            appendString(environment.rawValue)
+            bytes.append(UInt8(ascii: ","))
+            if let uniqueID { appendString(uniqueID) } else { bytes.append(contentsOf: "null".utf8) }
+            bytes.append(UInt8(ascii: "]"))
+            count += 1
+        }
+
+        var text: String {
+            var closed = bytes
+            closed.append(UInt8(ascii: "]"))
+            return String(decoding: closed, as: UTF8.self)
+        }
+
+        /// Tokens, environments and unique ids need no escape: their bytes go as they are; any
+        /// other string is escaped as JSON requires.
+        private mutating func appendString(_ string: String) {
+            let plain = string.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+            guard plain else { return JSONValue.string(string).encode(into: &bytes) }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: string.utf8)
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+
     /// What chunks need of a notification's row.
-    struct ChunkSource {
+    struct ChunkSource: Sendable {
         var seq: Int
         var id: NotificationID
         var state: NotificationState
@@ -306,9 +353,9 @@ extension SQLiteGatewayStore {
     }
 
     /// The deliveries of a chunk's members, claimed under `lease`.
-    static func chunkDeliveries(_ rows: [ExpansionRow], chunk: Int, of source: ChunkSource, lease: Lease) throws
-        -> [Delivery]
-    {
+    static func chunkDeliveries(
+        _ rows: [ExpansionRow], chunk: Int, of source: ChunkSource, lease: Lease
+    ) throws(GatewayStoreError) -> [Delivery] {
         var deliveries: [Delivery] = []
         deliveries.reserveCapacity(rows.count)
         for (position, row) in rows.enumerated() {

@@ -130,6 +130,38 @@ extension SQLiteGatewayStore {
         }
     }
 
+    public func renewClaims(_ deliveries: [Delivery], claimer: String, until: Int) async throws(GatewayStoreError)
+        -> Set<Int>
+    {
+        try await inTransaction { database in
+            var renewed = Set<Int>()
+            // A chunk's members share its one lease: the chunk row is renewed once for them all.
+            var chunks: [Int: (lease: Int?, members: [Int])] = [:]
+            for delivery in deliveries {
+                if let chunk = SQLiteChunkDelivery.chunk(of: delivery.id) {
+                    chunks[chunk, default: (delivery.claimedUntil, [])].members.append(delivery.id)
+                    continue
+                }
+                let changed = try database.run(
+                    """
+                    UPDATE deliveries SET claimed_until = ?1, next_attempt_at = ?1
+                        WHERE seq = ?2 AND status = 'pending' AND claimed_by = ?3 AND claimed_until = ?4
+                    """,
+                    [.integer(until), .integer(delivery.id), .text(claimer), SQLiteValue(delivery.claimedUntil)])
+                if changed > 0 { renewed.insert(delivery.id) }
+            }
+            for (seq, chunk) in chunks {
+                let changed = try database.run(
+                    """
+                    UPDATE delivery_chunks SET claimed_until = ?1
+                        WHERE seq = ?2 AND claimed_by = ?3 AND claimed_until = ?4
+                    """, [.integer(until), .integer(seq), .text(claimer), SQLiteValue(chunk.lease)])
+                if changed > 0 { renewed.formUnion(chunk.members) }
+            }
+            return renewed
+        }
+    }
+
     public func pendingDeliveryCount() async throws(GatewayStoreError) -> Int {
         // Served by the partial index deliveries_due (status = 'pending'): it counts the pending rows only.
         try await withDatabase { database in
