@@ -37,7 +37,7 @@ public final class EventLoop: @unchecked Sendable {
     /// outside a `-sanitize=thread` binary.
     let inboxOrder = ThreadSanitizerOrder()
     let exitState = Mutex(ExitState())
-    let joinState = Mutex(JoinState())
+    let joinState = AnnotatedMutex(JoinState())
     /// The loop thread's pthread_t while it runs, 0 before and after.
     let loopThread = Atomic<UInt>(0)
     /// How many times the eventfd was written to wake the loop (for tests and diagnostics).
