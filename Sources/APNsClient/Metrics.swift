@@ -1,4 +1,5 @@
 import APNs
+import HTTP2
 import Synchronization
 
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ public struct MetricsSnapshot: Sendable, Equatable {
 /// snapshot adds the shards up (each shard is read consistently; the sum is a moment's picture).
 final class MetricsRecorder: Sendable {
     final class Shard: Sendable {
-        let state = Mutex(MetricsSnapshot())
+        let state = AnnotatedMutex(MetricsSnapshot())
         let started = Atomic<Int>(0)
         let finished = Atomic<Int>(0)
         let sent = Atomic<Int>(0)

@@ -1,4 +1,5 @@
 import APNs
+import HTTP2
 import Synchronization
 
 /// The emulator's broadcast channels, per bundle id: what `/1/apps/<bundle-id>/channels` creates,
@@ -18,7 +19,7 @@ public final class ChannelStore: Sendable {
 
     /// Channels one app may hold at once; creating one more answers `CannotCreateChannelConfig`.
     public let limitPerApp: Int
-    private let state = Mutex(State())
+    private let state = AnnotatedMutex(State())
     /// With a store, creates and deletes are written through to it (a failure is counted, not thrown).
     private let store: (any ChannelRecordStore)?
     private let status: StoreStatus?

@@ -1,4 +1,5 @@
 import APNs
+import HTTP2
 import Synchronization
 
 /// One request the emulator answered.
@@ -75,13 +76,13 @@ public final class DeliveryLog: Sendable {
 
     public let capacity: Int
     /// The entries and the tallies, under one lock (one lock operation per answer).
-    private let ring: Mutex<Ring>
+    private let ring: AnnotatedMutex<Ring>
     /// Writes new entries behind to the emulator's store, when it has one (see DeliveryLogWriter).
     let writer: DeliveryLogWriter?
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
-        ring = Mutex(Ring(entries: EncodedDeliveryRing(capacity: capacity)))
+        ring = AnnotatedMutex(Ring(entries: EncodedDeliveryRing(capacity: capacity)))
         writer = nil
     }
 
@@ -92,7 +93,7 @@ public final class DeliveryLog: Sendable {
         self.writer = writer
         var kept = EncodedDeliveryRing(capacity: capacity)
         for entry in entries.suffix(self.capacity) { kept.append(DeliveryRecord(entry)) }
-        ring = Mutex(Ring(entries: kept, total: max(total, kept.count)))
+        ring = AnnotatedMutex(Ring(entries: kept, total: max(total, kept.count)))
         if let writer {
             ring.withLock { ring in ring.pending = writer.attach(self, after: &ring.entries) }
         }

@@ -20,7 +20,7 @@ final class FaultyHandler: HTTP2RequestHandler {
         var drops = 0
     }
 
-    let counts = Mutex(Counts())
+    let counts = AnnotatedMutex(Counts())
     private let seed = Atomic<UInt64>(0x5EED)
 
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {

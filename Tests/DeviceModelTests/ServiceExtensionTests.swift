@@ -101,7 +101,9 @@ struct ServiceExtensionTests {
     @Test("NSE-TIME-LIMIT (3.4, D): a handler called inside serviceExtensionTimeWillExpire still counts")
     func handlerInsideWillExpireCounts() throws {
         let (fixture, serviceExtension) = fixture()
-        serviceExtension.onExpire = {
+        // Unowned: the extension keeps this closure, so a strong capture made a cycle that kept the
+        // extension and its session alive after the test (LeakSanitizer reported it).
+        serviceExtension.onExpire = { [unowned serviceExtension] in
             serviceExtension.handler?(NotificationContent(title: "Alice", body: "best attempt"))
         }
         try fixture.push(Self.mutable)

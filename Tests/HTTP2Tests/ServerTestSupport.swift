@@ -20,7 +20,7 @@ final class TestHandler: HTTP2RequestHandler {
     typealias Route = @Sendable (HTTP2Request, HTTP2Responder) -> Void
     let route: Route
     let onOpen: (@Sendable (HTTP2ServerConnectionContext) -> Void)?
-    let log = Mutex(HandlerLog())
+    let log = AnnotatedMutex(HandlerLog())
 
     init(onOpen: (@Sendable (HTTP2ServerConnectionContext) -> Void)? = nil, route: Route? = nil) {
         self.onOpen = onOpen

@@ -13,7 +13,16 @@ struct GatewayPostgresTests {
     static let claimBatch = 50
     static let sendConcurrency = 100
     /// Short, so the kill test does not wait long; far above one batch's time at the emulator's delay.
-    static let leaseSeconds = 5
+    /// A batch still in flight when its lease runs out is claimed and sent again by the other process
+    /// (at least once, by design), so under a sanitizer, where a gateway runs many times slower, the
+    /// lease is stretched by `HERALD_TEST_TIME_SCALE` (scripts/test-asan and test-tsan set it): with
+    /// 5 s, an instrumented run sent one batch of 50 devices twice.
+    static let leaseSeconds = 5 * timeScale
+
+    /// `HERALD_TEST_TIME_SCALE` (a whole number), or 1.
+    static var timeScale: Int {
+        getenv("HERALD_TEST_TIME_SCALE").flatMap { Int(String(cString: $0)) }.map { max(1, $0) } ?? 1
+    }
 
     /// What a killed process can leave claimed and unrecorded: three batches per worker at most
     /// (one claimed ahead, one being sent, one being recorded).

@@ -1,6 +1,7 @@
 import APNs
 import APNsClient
 import Foundation
+import HTTP2
 import HeraldCLI
 import HeraldTestSupport
 import Keys
@@ -49,7 +50,7 @@ final class FakeProcess: Sendable {
 /// Answers 200, or the status and reason listed for the request's token; records requests.
 final class FakeTransport: APNsTransport {
     let answers: [String: (Int, String)]
-    private let seen = Mutex<[APNsRequest]>([])
+    private let seen = AnnotatedMutex<[APNsRequest]>([])
 
     init(answers: [String: (Int, String)]) {
         self.answers = answers

@@ -9,6 +9,7 @@
 // The script runs in its own session (setsid), so a Ctrl-C to the test run's process group does not kill it
 // before it has stopped the server.
 import Foundation
+import HTTP2
 import Postgres
 import Synchronization
 
@@ -20,7 +21,7 @@ public final class PostgresTestServer: Sendable {
     public let pid: pid_t
     private let stdinWriter: Int32
 
-    private static let started = Mutex<Result<PostgresTestServer, PostgresTestServerError>?>(nil)
+    private static let started = AnnotatedMutex<Result<PostgresTestServer, PostgresTestServerError>?>(nil)
     private static let databaseCounter = Atomic<Int>(0)
 
     /// The shared server, started by the first caller (which waits about a second for it).

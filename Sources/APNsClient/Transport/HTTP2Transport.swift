@@ -78,13 +78,18 @@ public final class HTTP2Transport: APNsTransport {
         // and the task resumes on the executor it suspended on, as with the other form. `perform`
         // is nonisolated(nonsending), so what follows the `await` still runs in the caller's
         // isolation (the compiler's own hop back stays).
-        return await _unsafeInheritExecutor_withUnsafeContinuation { continuation in
+        var handoff: UnsafeMutableRawPointer?
+        let result: Result<RawResponse, APNsClientError> = await _unsafeInheritExecutor_withUnsafeContinuation {
+            continuation in
+            handoff = continuation.handoffAddress
             if pool.loop.inEventLoop {
                 pool.perform(request, timeout: timeout, continuation: continuation)
             } else if !pool.loop.execute({ pool.perform(request, timeout: timeout, continuation: continuation) }) {
                 continuation.resume(returning: .failure(.shutDown))
             }
         }
+        acquireHandoff(handoff)  // see ContinuationHandoff.swift
+        return result
     }
 
     /// `perform` for a device push, answered decoded (`APNsClient.send`'s path: see
@@ -94,13 +99,18 @@ public final class HTTP2Transport: APNsTransport {
         _ request: APNsRequest, timeout: Duration
     ) async -> Result<APNsResponse, APNsClientError> {
         let pool = localPool() ?? pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count]
-        return await _unsafeInheritExecutor_withUnsafeContinuation { continuation in
+        var handoff: UnsafeMutableRawPointer?
+        let result: Result<APNsResponse, APNsClientError> = await _unsafeInheritExecutor_withUnsafeContinuation {
+            continuation in
+            handoff = continuation.handoffAddress
             if pool.loop.inEventLoop {
                 pool.perform(request, timeout: timeout, continuation: continuation)
             } else if !pool.loop.execute({ pool.perform(request, timeout: timeout, continuation: continuation) }) {
                 continuation.resume(returning: .failure(.shutDown))
             }
         }
+        acquireHandoff(handoff)  // see ContinuationHandoff.swift
+        return result
     }
 
     /// A pool for a loop-confined sender (the bulk path): the local one, else the next in turn.

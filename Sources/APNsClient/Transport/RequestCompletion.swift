@@ -15,12 +15,12 @@ enum RequestCompletion {
     @inline(__always)
     func complete(_ response: borrowing HTTP2Response, sentID: String, isNotification: Bool) {
         if case .decoded(let continuation) = self {
-            continuation.resume(returning: ResponseDecoder.decode(response, sentID: sentID))
+            continuation.resumeOrdered(returning: ResponseDecoder.decode(response, sentID: sentID))
             return
         }
         let raw = LoopPool.rawResponse(response, sentID: sentID, isNotification: isNotification)
         switch self {
-        case .continuation(let continuation): continuation.resume(returning: .success(raw))
+        case .continuation(let continuation): continuation.resumeOrdered(returning: .success(raw))
         case .decoded: break
         case .handler(let handler, let tag): handler.requestFinished(tag, .success(raw))
         }
@@ -30,8 +30,8 @@ enum RequestCompletion {
     @inline(__always)
     func fail(_ error: APNsClientError) {
         switch self {
-        case .continuation(let continuation): continuation.resume(returning: .failure(error))
-        case .decoded(let continuation): continuation.resume(returning: .failure(error))
+        case .continuation(let continuation): continuation.resumeOrdered(returning: .failure(error))
+        case .decoded(let continuation): continuation.resumeOrdered(returning: .failure(error))
         case .handler(let handler, let tag): handler.requestFinished(tag, .failure(error))
         }
     }

@@ -14,6 +14,7 @@
 // Memory stays the source of every answer; pushes to tokens no device holds never reach the store.
 
 import APNs
+import HTTP2
 import Synchronization
 
 /// The emulator's simulated devices and their tokens.
@@ -57,7 +58,7 @@ public final class DeviceRegistry: Sendable {
         var lastWaiter: UInt64 = 0
     }
 
-    let state = Mutex(State())
+    let state = AnnotatedMutex(State())
     /// Unregistered tokens, shared with the emulator's 410 answers.
     public let unregistered: TokenRegistry
     /// UNIX seconds; injected so tests can move time.

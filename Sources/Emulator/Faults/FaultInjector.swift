@@ -1,4 +1,5 @@
 import APNs
+import HTTP2
 import Synchronization
 
 /// The faults declared through the control API, and which one, if any, a provider request gets.
@@ -44,7 +45,7 @@ public final class FaultInjector: Sendable {
 
     /// The most faults declared at once.
     public let limit: Int
-    private let state = Mutex(State())
+    private let state = AnnotatedMutex(State())
     private let active = Atomic<Int>(0)
 
     public init(limit: Int = FaultInjector.defaultLimit) {

@@ -1,3 +1,4 @@
+import HTTP2
 import Synchronization
 
 /// Wakes tasks waiting for work: `ring()` resumes every waiter, and a ring while nobody waits is
@@ -15,7 +16,7 @@ final class Doorbell: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = AnnotatedMutex(State())
 
     /// Resumes every waiter; with none, the next `wait` returns at once.
     func ring() {

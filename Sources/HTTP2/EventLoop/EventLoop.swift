@@ -36,8 +36,8 @@ public final class EventLoop: @unchecked Sendable {
     /// Makes the inbox's handoffs visible to ThreadSanitizer (see ThreadSanitizerOrder); inert
     /// outside a `-sanitize=thread` binary.
     let inboxOrder = ThreadSanitizerOrder()
-    let exitState = Mutex(ExitState())
-    let joinState = Mutex(JoinState())
+    let exitState = AnnotatedMutex(ExitState())
+    let joinState = AnnotatedMutex(JoinState())
     /// The loop thread's pthread_t while it runs, 0 before and after.
     let loopThread = Atomic<UInt>(0)
     /// How many times the eventfd was written to wake the loop (for tests and diagnostics).

@@ -8,36 +8,39 @@ import Glibc
 /// lock over (`FUTEX_UNLOCK_PI` / `FUTEX_LOCK_PI` in libswiftSynchronization, not instrumented), so
 /// TSan sees no order between the two holders, and reports everything one wrote under the lock and
 /// the other read, including data handed over through it (a request built by a task and read on the
-/// loop). `acquire` at the start of a critical section and `release` at its end restore the order.
-/// The same holds for other handoffs through code TSan cannot see (a continuation resumed before
-/// its task awaits it).
+/// loop). `acquire` at the start of a critical section and `release` at its end restore the order
+/// (``AnnotatedMutex`` does it for a whole lock). The same holds for other handoffs through code TSan
+/// cannot see (a continuation resumed before its task awaits it: the concurrency runtime's atomics).
 ///
 /// The TSan runtime exports `__tsan_acquire` and `__tsan_release` from a sanitized binary; they are
 /// looked up once per owner (an `EventLoop` keeps one; rarer paths use `shared`), so elsewhere
 /// each call is a nil test.
-struct ThreadSanitizerOrder: Sendable {
+package struct ThreadSanitizerOrder: Sendable {
     /// For paths too rare to keep their own (each use of a static pays for its one-time check).
-    static let shared = ThreadSanitizerOrder()
+    package static let shared = ThreadSanitizerOrder()
 
-    private typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    @usableFromInline typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
-    private let acquireFunction: Annotation?
-    private let releaseFunction: Annotation?
+    @usableFromInline let acquireFunction: Annotation?
+    @usableFromInline let releaseFunction: Annotation?
 
-    init() {
+    package init() {
         acquireFunction = Self.lookUp("__tsan_acquire")
         releaseFunction = Self.lookUp("__tsan_release")
     }
 
+    /// Whether this binary runs under ThreadSanitizer (the annotations do something).
+    @inlinable package var isActive: Bool { acquireFunction != nil }
+
     /// Orders what follows after everything before a `release` on the same address.
-    @inline(__always)
-    func acquire(_ address: UnsafeMutableRawPointer) {
+    @inlinable @inline(__always)
+    package func acquire(_ address: UnsafeMutableRawPointer) {
         if let acquireFunction { acquireFunction(address) }
     }
 
     /// Orders everything before this before a later `acquire` on the same address.
-    @inline(__always)
-    func release(_ address: UnsafeMutableRawPointer) {
+    @inlinable @inline(__always)
+    package func release(_ address: UnsafeMutableRawPointer) {
         if let releaseFunction { releaseFunction(address) }
     }
 

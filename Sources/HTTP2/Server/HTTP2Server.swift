@@ -27,7 +27,7 @@ public final class HTTP2Server: Sendable {
     public let localAddress: SocketAddress
     let acceptor: ServerAcceptor
     let loopStates: [ServerLoopState]
-    let state = Mutex(ServerState())
+    let state = AnnotatedMutex(ServerState())
     /// The acceptor stopped at `maximumConnections`; the next close resumes it.
     let acceptPausedAtLimit = Atomic<Bool>(false)
     private let nextLoop = Atomic<UInt>(0)

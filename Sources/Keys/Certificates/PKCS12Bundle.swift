@@ -90,10 +90,16 @@ enum LegacyProvider {
     /// Loads the provider if `errors` say an algorithm was unsupported; returns whether a retry may now succeed.
     static func loadIfUnsupported(_ errors: [String]) -> Bool {
         guard errors.contains(where: { $0.contains("unsupported") }) else { return false }
-        OpenSSLError.clear()
-        // retain_fallbacks = 1 keeps the default provider loaded beside it.
-        let loaded = OSSL_PROVIDER_try_load(nil, "legacy", 1) != nil
-        OpenSSLError.clear()
-        return loaded
+        return handle != 0
     }
+
+    /// The provider, loaded at most once per process and kept for the process's life. The handle is
+    /// kept here (its bit pattern, which is `Sendable`) rather than dropped: a dropped handle left the
+    /// provider and its library context reachable from nowhere, which LeakSanitizer reported at exit.
+    private static let handle: UInt = {
+        OpenSSLError.clear()
+        defer { OpenSSLError.clear() }
+        // retain_fallbacks = 1 keeps the default provider loaded beside it.
+        return UInt(bitPattern: OSSL_PROVIDER_try_load(nil, "legacy", 1))
+    }()
 }

@@ -1,4 +1,5 @@
 import APNs
+import HTTP2
 import Synchronization
 
 /// The gateway's state in memory: the twin of `SQLiteGatewayStore`, with the same answers (one test
@@ -36,7 +37,7 @@ public final class InMemoryGatewayStore: GatewayStore {
         var deliveries: [Delivery] = []
     }
 
-    let state = Mutex(State())
+    let state = AnnotatedMutex(State())
 
     public init() {}
 
