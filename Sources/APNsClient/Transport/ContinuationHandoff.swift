@@ -9,7 +9,7 @@ import HTTP2
 // (`ReconnectBackoffTests.theTransportWaitsOutTheBackoffBetweenConnects`). The order is real: the
 // runtime resumes the task only after the result is in place. The loop releases on the
 // continuation's context before it resumes it; the task acquires on the same address after its
-// `await`. Outside a `-sanitize=thread` binary both are a nil test.
+// `await`. Only a build with `HERALD_TSAN` defined (scripts/test-tsan) has that code.
 
 extension UnsafeContinuation {
     /// The continuation's context (the one pointer an `UnsafeContinuation` holds, living in the
@@ -20,7 +20,9 @@ extension UnsafeContinuation {
     /// Resumes, after telling ThreadSanitizer that what this thread did comes first (`acquireHandoff`).
     @inline(__always)
     func resumeOrdered(returning value: sending T) where E == Never {
+        #if HERALD_TSAN
         ThreadSanitizerOrder.shared.release(handoffAddress)
+        #endif
         resume(returning: value)
     }
 }
@@ -29,5 +31,7 @@ extension UnsafeContinuation {
 /// continuation had.
 @inline(__always)
 func acquireHandoff(_ address: UnsafeMutableRawPointer?) {
+    #if HERALD_TSAN
     if let address { ThreadSanitizerOrder.shared.acquire(address) }
+    #endif
 }

@@ -5,8 +5,9 @@ import Synchronization
 ///
 /// Why: a contended `Mutex` is handed over by the kernel (see ``ThreadSanitizerOrder``), so TSan
 /// reports two holders' accesses to the guarded value as a race although the lock orders them. Each
-/// critical section acquires on the lock's address when it starts and releases on it when it ends;
-/// outside a `-sanitize=thread` binary that is a nil test per lock. Use it for a lock that
+/// critical section acquires on the lock's address when it starts and releases on it when it ends.
+/// Only a build with `HERALD_TSAN` defined (scripts/test-tsan) has that code; elsewhere this is a
+/// plain `Mutex`. Use it for a lock that
 /// several threads contend for (a log appended from every loop, counts updated from every loop);
 /// a plain `Mutex` is enough where TSan has not reported one.
 package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable {
@@ -21,6 +22,7 @@ package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable {
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
+        #if HERALD_TSAN
         let order = ThreadSanitizerOrder.shared
         guard order.isActive else { return try mutex.withLock(body) }
         // The lock's own address names it to TSan, taken before locking: taking the guarded value's
@@ -33,6 +35,9 @@ package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable {
             defer { order.release(address) }
             return try body(&value)
         }
+        #else
+        return try mutex.withLock(body)
+        #endif
     }
 }
 

@@ -13,8 +13,10 @@ import Glibc
 /// cannot see (a continuation resumed before its task awaits it: the concurrency runtime's atomics).
 ///
 /// The TSan runtime exports `__tsan_acquire` and `__tsan_release` from a sanitized binary; they are
-/// looked up once per owner (an `EventLoop` keeps one; rarer paths use `shared`), so elsewhere
-/// each call is a nil test.
+/// looked up once per owner (an `EventLoop` keeps one; rarer paths use `shared`). The calls are
+/// compiled only with `HERALD_TSAN` defined (scripts/test-tsan passes `-DHERALD_TSAN` with
+/// `--sanitize=thread`): the client's hot path takes a lock and a handoff per request, and even a
+/// nil test and a `shared` access each time were a measurable share of its instructions.
 package struct ThreadSanitizerOrder: Sendable {
     /// For paths too rare to keep their own (each use of a static pays for its one-time check).
     package static let shared = ThreadSanitizerOrder()
@@ -25,8 +27,13 @@ package struct ThreadSanitizerOrder: Sendable {
     @usableFromInline let releaseFunction: Annotation?
 
     package init() {
+        #if HERALD_TSAN
         acquireFunction = Self.lookUp("__tsan_acquire")
         releaseFunction = Self.lookUp("__tsan_release")
+        #else
+        acquireFunction = nil
+        releaseFunction = nil
+        #endif
     }
 
     /// Whether this binary runs under ThreadSanitizer (the annotations do something).
@@ -35,13 +42,17 @@ package struct ThreadSanitizerOrder: Sendable {
     /// Orders what follows after everything before a `release` on the same address.
     @inlinable @inline(__always)
     package func acquire(_ address: UnsafeMutableRawPointer) {
+        #if HERALD_TSAN
         if let acquireFunction { acquireFunction(address) }
+        #endif
     }
 
     /// Orders everything before this before a later `acquire` on the same address.
     @inlinable @inline(__always)
     package func release(_ address: UnsafeMutableRawPointer) {
+        #if HERALD_TSAN
         if let releaseFunction { releaseFunction(address) }
+        #endif
     }
 
     private static func lookUp(_ name: String) -> Annotation? {
