@@ -6,10 +6,13 @@ import Synchronization
 /// Why: a contended `Mutex` is handed over by the kernel (see ``ThreadSanitizerOrder``), so TSan
 /// reports two holders' accesses to the guarded value as a race although the lock orders them. Each
 /// critical section acquires on the lock's address when it starts and releases on it when it ends.
-/// Only a build with `HERALD_TSAN` defined (scripts/test-tsan) has that code; elsewhere this is a
-/// plain `Mutex`. Use it for a lock that
+/// Only a build with `HERALD_TSAN` defined (scripts/test-tsan) has this type; every other build
+/// takes `Mutex` itself under this name (the typealias below), so the hot paths that lock per
+/// request (the client's metrics) pay nothing: a generic wrapper across modules was not always
+/// specialized, and looked its metadata up on every call. Use it for a lock that
 /// several threads contend for (a log appended from every loop, counts updated from every loop);
 /// a plain `Mutex` is enough where TSan has not reported one.
+#if HERALD_TSAN
 package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable {
     @usableFromInline let mutex: Mutex<Value>
 
@@ -22,7 +25,6 @@ package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable {
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        #if HERALD_TSAN
         let order = ThreadSanitizerOrder.shared
         guard order.isActive else { return try mutex.withLock(body) }
         // The lock's own address names it to TSan, taken before locking: taking the guarded value's
@@ -35,10 +37,10 @@ package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable {
             defer { order.release(address) }
             return try body(&value)
         }
-        #else
-        return try mutex.withLock(body)
-        #endif
     }
 }
 
 extension AnnotatedMutex: Sendable where Value: ~Copyable {}
+#else
+package typealias AnnotatedMutex<Value: ~Copyable> = Mutex<Value>
+#endif
