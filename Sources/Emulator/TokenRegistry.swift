@@ -1,3 +1,4 @@
+import HTTP2
 import Synchronization
 
 /// Tokens the emulator treats as unregistered (410 Unregistered), with when they became invalid.
@@ -19,7 +20,7 @@ public final class TokenRegistry: Sendable {
         var writeQueued = false
     }
 
-    private let marks = Mutex(Marks())
+    private let marks = AnnotatedMutex(Marks())
     /// No token is unregistered: the emulator's hot path skips the lookup (and the token's String).
     private let empty = Atomic<Bool>(true)
     private let store: (any UnregisteredTokenStore)?

@@ -1,5 +1,6 @@
 import APNs
 import Dispatch
+import HTTP2
 import Synchronization
 
 /// Batches from the decoding thread to the consumer: a bounded queue with one lock per batch.
@@ -60,7 +61,7 @@ final class BatchHandover: Sendable {
         var stopped = false
     }
 
-    private let state = Mutex(State())
+    private let state = AnnotatedMutex(State())
     let progress = Mutex(DecodingProgress())
     /// Counts batches waiting (signalled per batch put).
     private let available = DispatchSemaphore(value: 0)
