@@ -1,3 +1,4 @@
+import HTTP2
 import Storage
 import Synchronization
 
@@ -15,7 +16,8 @@ public final class SQLiteEmulatorStore: EmulatorStore {
     /// fewer writes than 4 KB ones. A file made with another size keeps it.
     static let pageSize = 65536
 
-    private let database: Mutex<SQLiteDatabase>
+    /// Contended by the log writer's loop and the connections' loops (a channel made): annotated for TSan.
+    private let database: AnnotatedMutex<SQLiteDatabase>
     /// The file opened.
     public let path: String
 
@@ -36,7 +38,7 @@ public final class SQLiteEmulatorStore: EmulatorStore {
         // emulator's log is test data, not a secret.
         try database.execute("PRAGMA secure_delete = OFF")
         try database.migrate(Self.migrations)
-        self.database = Mutex(database)
+        self.database = AnnotatedMutex(database)
         self.path = path
     }
 
