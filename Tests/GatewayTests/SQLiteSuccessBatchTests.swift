@@ -66,8 +66,9 @@ struct SQLiteSuccessBatchTests {
         #expect(seen.map(\.recipient) == recorded.map(\.recipient), "each recipient once, in recorded order")
         #expect(seen.map(\.apnsID) == recorded.map(\.apnsID), "each with the apns-id it was sent with")
         #expect(cursors == cursors.sorted() && Set(cursors).count == cursors.count && cursors.count == 4)
-        #expect(seen.map(\.status) == Array(repeating: .succeeded, count: 8) + [.failed, .pending]
-            + Array(repeating: .succeeded, count: 20))
+        #expect(
+            seen.map(\.status) == Array(repeating: .succeeded, count: 8) + [.failed, .pending]
+                + Array(repeating: .succeeded, count: 20))
         #expect(seen[0].apnsUniqueID == "u-0" && seen[7].apnsUniqueID == "u-7" && seen[10].apnsUniqueID == nil)
         #expect(seen[0].attempts == 1 && seen[0].lastAttemptAt == Clock.start + 1)
         #expect(seen[8].reason == "BadDeviceToken")
@@ -168,7 +169,8 @@ struct SQLiteSuccessBatchTests {
         let store = try SQLiteGatewayStore(path: path)
         #expect(try await store.withDatabase { try $0.userVersion } == SQLiteGatewayStore.migrations.count)
         let before = try await store.allDeliveries("n-1")
-        #expect(before.map(\.recipient) == [old] && before.first?.apnsID.value == "0f8fad5b-d9cb-469f-a165-70867728950e")
+        #expect(
+            before.map(\.recipient) == [old] && before.first?.apnsID.value == "0f8fad5b-d9cb-469f-a165-70867728950e")
         #expect(before.first?.status == .succeeded && before.first?.apnsUniqueID == "u-1")
 
         let id = try await fanOut(store, devices: 2, id: "n-2")

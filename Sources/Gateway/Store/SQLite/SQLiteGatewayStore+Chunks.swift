@@ -98,9 +98,9 @@ extension SQLiteGatewayStore {
                     delivery throws in
                     try !succeeded.contains(SQLiteAPNsID.bytes(delivery.apnsID))
                         && database.query(
-                        "SELECT 1 FROM deliveries WHERE recipient = ? AND notification_seq = ? LIMIT 1",
-                        [.text(delivery.recipient), .integer(source.seq)]
-                    ) { _ in true }.isEmpty
+                            "SELECT 1 FROM deliveries WHERE recipient = ? AND notification_seq = ? LIMIT 1",
+                            [.text(delivery.recipient), .integer(source.seq)]
+                        ) { _ in true }.isEmpty
                 }
             }
             // Members pruned or deleted while the chunk waited are not sent and count as cancelled;
