@@ -35,19 +35,22 @@ struct SQLiteSuccessBatchTests {
         let second = try await claimChunk(store, id, size: 20)
         try #require(first.count == 20 && second.count == 10)
 
-        // One call: 8 successes, a failure and a retry of the first chunk, the whole second chunk;
-        // then the first chunk's other 10.
+        // One call: the first chunk's first 10 (a failure at 3, a retry at 9, successes between)
+        // and the whole second chunk; then the first chunk's other 10.
+        let firstTen: [DeliveryOutcome] = first[0..<10].enumerated().map { position, delivery in
+            switch position {
+            case 3: DeliveryOutcome(delivery, result: .failed(reason: .badDeviceToken, timestamp: nil))
+            case 9: DeliveryOutcome(delivery, result: .retryable(reason: "ServiceUnavailable"))
+            default: DeliveryOutcome(delivery, result: .succeeded(apnsUniqueID: "u-\(position)"))
+            }
+        }
         try await store.recordOutcomes(
-            first[0..<8].enumerated().map { DeliveryOutcome($1, result: .succeeded(apnsUniqueID: "u-\($0)")) }
-                + [
-                    DeliveryOutcome(first[8], result: .failed(reason: .badDeviceToken, timestamp: nil)),
-                    DeliveryOutcome(first[9], result: .retryable(reason: "ServiceUnavailable")),
-                ] + second.map { DeliveryOutcome($0, result: .succeeded(apnsUniqueID: nil)) },
+            firstTen + second.map { DeliveryOutcome($0, result: .succeeded(apnsUniqueID: nil)) },
             backoff: DeliveryBackoff(), now: Clock.start + 1)
         try await store.recordOutcomes(
             first[10...].map { DeliveryOutcome($0, result: .succeeded(apnsUniqueID: nil)) },
             backoff: DeliveryBackoff(), now: Clock.start + 2)
-        #expect(try await stored(store, "SELECT count(*) FROM delivery_successes") == [3])
+        #expect(try await stored(store, "SELECT count(*) FROM delivery_successes") == [4], "a batch per run")
         #expect(try await stored(store, "SELECT count(*) FROM deliveries") == [2], "the failure and the retry")
 
         var seen: [Delivery] = []
@@ -63,15 +66,18 @@ struct SQLiteSuccessBatchTests {
             if let cursor { cursors.append(cursor) }
         } while cursor != nil && cursors.count < 10
         let recorded = Array(first[0..<10]) + second + Array(first[10...])
-        #expect(seen.map(\.recipient) == recorded.map(\.recipient), "each recipient once, in recorded order")
+        #expect(
+            seen.map(\.recipient) == recorded.map(\.recipient),
+            "each recipient once, in recorded order (member order within a call)")
         #expect(seen.map(\.apnsID) == recorded.map(\.apnsID), "each with the apns-id it was sent with")
         #expect(cursors == cursors.sorted() && Set(cursors).count == cursors.count && cursors.count == 4)
-        #expect(
-            seen.map(\.status) == Array(repeating: .succeeded, count: 8) + [.failed, .pending]
-                + Array(repeating: .succeeded, count: 20))
-        #expect(seen[0].apnsUniqueID == "u-0" && seen[7].apnsUniqueID == "u-7" && seen[10].apnsUniqueID == nil)
+        var statuses = Array(repeating: Delivery.Status.succeeded, count: 30)
+        statuses[3] = .failed
+        statuses[9] = .pending
+        #expect(seen.map(\.status) == statuses)
+        #expect(seen[0].apnsUniqueID == "u-0" && seen[8].apnsUniqueID == "u-8" && seen[10].apnsUniqueID == nil)
         #expect(seen[0].attempts == 1 && seen[0].lastAttemptAt == Clock.start + 1)
-        #expect(seen[8].reason == "BadDeviceToken")
+        #expect(seen[3].reason == "BadDeviceToken")
         #expect(seen.allSatisfy { $0.notificationID == id && $0.kind == .device })
         let counts = try await store.counts(id: id)
         #expect(counts.succeeded == 28 && counts.failed == 1 && counts.pending == 1)

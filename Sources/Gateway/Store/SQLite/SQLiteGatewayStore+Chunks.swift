@@ -2,9 +2,10 @@
 //
 //   expandAndClaim: reads the next recipients by the cursor, records them as one chunk row (the
 //     cursor range, its worker, its lease) and hands them over: no delivery row yet
-//   recordOutcomes: the successes of a chunk's members as one `delivery_successes` row (their
-//     blob: `SQLiteSuccessBatch`), any other outcome as one `deliveries` row each (a retry's row
-//     stays pending, in the due index); the chunk goes once every member is recorded
+//   recordOutcomes: each run of successes among a chunk's members (all of them, in a fan-out) as
+//     one `delivery_successes` row (their blob: `SQLiteSuccessBatch`), any other outcome as one
+//     `deliveries` row (a retry's row stays pending, in the due index), in member order; the chunk
+//     goes once every member is recorded
 //   claimDeliveries, when no row is due: a chunk whose lease ran out (its worker died) is claimed
 //     again and read again, skipping the members already recorded (in a batch or a row)
 //
@@ -150,9 +151,9 @@ extension SQLiteGatewayStore {
         return ids
     }
 
-    /// Records the outcomes of chunk members (`ChunkOutcomes`) in the caller's transaction: the
-    /// successes as one batch, each other outcome as one new row; returns how many tokens the
-    /// pruning rule changed.
+    /// Records the outcomes of chunk members (`ChunkOutcomes`) in the caller's transaction, in
+    /// member order: each run of successes as one batch, each other outcome as one new row; returns
+    /// how many tokens the pruning rule changed.
     static func recordChunkOutcomes(
         _ chunks: [ChunkOutcomes], backoff: DeliveryBackoff, now: Int, in database: SQLiteDatabase
     ) throws -> Int {
@@ -164,43 +165,47 @@ extension SQLiteGatewayStore {
             ) { $0.int(0) }
             guard let notificationSeq = held.first ?? nil else { continue }
             var counts = NotificationCounts()
-            if let successes = chunk.successes {
-                try database.run(
-                    """
-                    INSERT INTO delivery_successes (seq, notification_seq, chunk_seq, kind, recorded_at, members)
-                        VALUES (\(SQLiteSuccessBatch.nextSeqSQL), ?, ?, ?, ?, ?)
-                    """,
-                    [.integer(notificationSeq), .integer(chunk.seq), .text(successes.kind.rawValue), .integer(now)],
-                    blob: successes.batch.bytes)
-                counts.succeeded = successes.batch.count
-            }
             var notification: StoredNotification?
-            for (delivery, result) in chunk.others {
-                if notification == nil {
-                    notification = try notifications(where: "seq = ?", [.integer(notificationSeq)], in: database).first
-                }
-                guard let notification else { break }
-                let (next, prune) = delivery.applying(
-                    result, backoff: backoff, topic: notification.request.topic, now: now)
-                try database.run(
-                    """
-                    INSERT INTO deliveries (seq, notification_seq, kind, recipient, environment, apns_id, status,
-                        reason, attempts, next_attempt_at, last_attempt_at, apns_unique_id)
-                        VALUES (\(SQLiteSuccessBatch.nextSeqSQL), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .integer(notificationSeq), .text(next.kind.rawValue), .text(next.recipient),
-                        .text(next.environment.rawValue), .blob(SQLiteAPNsID.bytes(next.apnsID)),
-                        .text(next.status.rawValue), SQLiteValue(next.reason), .integer(next.attempts),
-                        .integer(next.nextAttemptAt), SQLiteValue(next.lastAttemptAt), SQLiteValue(next.apnsUniqueID),
-                    ])
-                counts.count(next.status)
-                if let prune,
-                    try Self.prune(
-                        prune, bundleID: notification.request.bundleID, kind: next.kind, token: next.recipient,
-                        in: database)
-                {
-                    pruned += 1
+            for part in chunk.parts {
+                switch part {
+                case .successes(let kind, let batch):
+                    try database.run(
+                        """
+                        INSERT INTO delivery_successes (seq, notification_seq, chunk_seq, kind, recorded_at, members)
+                            VALUES (\(SQLiteSuccessBatch.nextSeqSQL), ?, ?, ?, ?, ?)
+                        """,
+                        [.integer(notificationSeq), .integer(chunk.seq), .text(kind.rawValue), .integer(now)],
+                        blob: batch.bytes)
+                    counts.succeeded += batch.count
+                case .other(let delivery, let result):
+                    if notification == nil {
+                        notification = try notifications(where: "seq = ?", [.integer(notificationSeq)], in: database)
+                            .first
+                    }
+                    guard let notification else { continue }
+                    let (next, prune) = delivery.applying(
+                        result, backoff: backoff, topic: notification.request.topic, now: now)
+                    try database.run(
+                        """
+                        INSERT INTO deliveries (seq, notification_seq, kind, recipient, environment, apns_id, status,
+                            reason, attempts, next_attempt_at, last_attempt_at, apns_unique_id)
+                            VALUES (\(SQLiteSuccessBatch.nextSeqSQL), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                        [
+                            .integer(notificationSeq), .text(next.kind.rawValue), .text(next.recipient),
+                            .text(next.environment.rawValue), .blob(SQLiteAPNsID.bytes(next.apnsID)),
+                            .text(next.status.rawValue), SQLiteValue(next.reason), .integer(next.attempts),
+                            .integer(next.nextAttemptAt), SQLiteValue(next.lastAttemptAt),
+                            SQLiteValue(next.apnsUniqueID),
+                        ])
+                    counts.count(next.status)
+                    if let prune,
+                        try Self.prune(
+                            prune, bundleID: notification.request.bundleID, kind: next.kind, token: next.recipient,
+                            in: database)
+                    {
+                        pruned += 1
+                    }
                 }
             }
             try Self.count(
@@ -214,16 +219,21 @@ extension SQLiteGatewayStore {
         return pruned
     }
 
-    /// One chunk's outcomes, prepared on the caller's thread (not the store's): its successes packed
-    /// as one batch, in member order, and each other outcome (or a success the batch format cannot
-    /// hold) to be inserted as a row. Outcomes without their delivery are left out.
+    /// One chunk's outcomes, prepared on the caller's thread (not the store's), in member order:
+    /// each run of successes packed as one batch, and each other outcome (or a success the batch
+    /// format cannot hold) to be inserted as a row; so a notification's listing keeps recipient
+    /// order within a chunk. Outcomes without their delivery are left out.
     struct ChunkOutcomes: Sendable {
+        enum Part: Sendable {
+            case successes(Delivery.Kind, SQLiteSuccessBatch)
+            case other(Delivery, DeliveryOutcome.Result)
+        }
+
         var seq: Int
         var claimedBy: String?
         var claimedUntil: Int?
         var count: Int
-        var successes: (kind: Delivery.Kind, batch: SQLiteSuccessBatch)?
-        var others: [(Delivery, DeliveryOutcome.Result)]
+        var parts: [Part]
 
         static func of(_ outcomes: [DeliveryOutcome]) -> [ChunkOutcomes] {
             var byChunk: [Int: [(delivery: Delivery, result: DeliveryOutcome.Result)]] = [:]
@@ -237,24 +247,33 @@ extension SQLiteGatewayStore {
                 members.sort {
                     SQLiteChunkDelivery.position(of: $0.delivery.id) < SQLiteChunkDelivery.position(of: $1.delivery.id)
                 }
-                var batch = SQLiteSuccessBatch(capacity: members.count)
-                var kind: Delivery.Kind?
-                var others: [(Delivery, DeliveryOutcome.Result)] = []
+                var parts: [Part] = []
+                var run: (kind: Delivery.Kind, batch: SQLiteSuccessBatch)?
                 for (delivery, result) in members {
-                    if case .succeeded(let uniqueID) = result, delivery.kind == (kind ?? delivery.kind),
+                    if run?.kind != delivery.kind, let open = run {
+                        parts.append(.successes(open.kind, open.batch))
+                        run = nil
+                    }
+                    var batch = run?.batch ?? SQLiteSuccessBatch(capacity: members.count)
+                    if case .succeeded(let uniqueID) = result,
                         batch.append(
                             SQLiteSuccessBatch.Member(
                                 apnsID: SQLiteAPNsID.bytes(delivery.apnsID), recipient: delivery.recipient,
                                 environment: delivery.environment, apnsUniqueID: uniqueID))
                     {
-                        kind = delivery.kind
-                    } else {
-                        others.append((delivery, result))
+                        run = (delivery.kind, batch)
+                        continue
                     }
+                    if let open = run {
+                        parts.append(.successes(open.kind, open.batch))
+                        run = nil
+                    }
+                    parts.append(.other(delivery, result))
                 }
+                if let open = run { parts.append(.successes(open.kind, open.batch)) }
                 return ChunkOutcomes(
                     seq: seq, claimedBy: first.claimedBy, claimedUntil: first.claimedUntil, count: members.count,
-                    successes: kind.map { ($0, batch) }, others: others)
+                    parts: parts)
             }
         }
     }
