@@ -148,6 +148,43 @@ struct SQLiteSuccessBatchTests {
         #expect(otherApp.deliveries.isEmpty)
     }
 
+    @Test func aHistoryPageStopsAtItsScanBoundAndItsCursorGoesOnBelowIt() async throws {
+        let fixture = try GatewayStoreFixture(.sqlite)
+        defer { fixture.remove() }
+        let store = try #require(fixture.store as? SQLiteGatewayStore)
+        let id = try await fanOut(store, devices: 1)
+        let mine = try token(1).hex
+        let other = try token(2).hex
+        // Batches of the notification: the token's oldest, then as many of another token as one
+        // page scans, then the token's newest.
+        func batch(_ recipient: String, _ n: Int) -> SQLiteSuccessBatch {
+            var batch = SQLiteSuccessBatch()
+            let id = [UInt8](repeating: UInt8(truncatingIfNeeded: n), count: 15) + [0x40]
+            _ = batch.append(.init(apnsID: id, recipient: recipient, environment: .production, apnsUniqueID: nil))
+            return batch
+        }
+        let recipients = [mine] + Array(repeating: other, count: SQLiteGatewayStore.historyBatchScan) + [mine]
+        let blobs = recipients.enumerated().map { batch($1, $0).bytes }
+        try await store.inTransaction { database in
+            for (n, blob) in blobs.enumerated() {
+                try database.run(
+                    """
+                    INSERT INTO delivery_successes (seq, notification_seq, chunk_seq, kind, recorded_at, members)
+                        VALUES (\(SQLiteSuccessBatch.nextSeqSQL), 1, 1, 'device', ?, ?)
+                    """, [.integer(Clock.start + n)], blob: blob)
+            }
+        }
+        let first = try await store.deliveries(
+            bundleID: bundleID, kind: .device, recipient: mine, before: nil, limit: 10)
+        #expect(first.deliveries.map(\.lastAttemptAt) == [Clock.start + recipients.count - 1], "the newest only")
+        let cursor = try #require(first.nextCursor, "the bound ended the page: a cursor goes on below it")
+        let second = try await store.deliveries(
+            bundleID: bundleID, kind: .device, recipient: mine, before: cursor, limit: 10)
+        #expect(second.deliveries.map(\.lastAttemptAt) == [Clock.start], "the oldest, below the bound")
+        #expect(second.deliveries.map(\.notificationID) == [id])
+        #expect(second.nextCursor == nil)
+    }
+
     @Test func aVersion4DatabaseKeepsItsSuccessRowsAndListsNewBatchesAfterThem() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "herald-migration-\(UUID().uuidString)"
