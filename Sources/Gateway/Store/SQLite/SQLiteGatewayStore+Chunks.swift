@@ -2,10 +2,12 @@
 //
 //   expandAndClaim: reads the next recipients by the cursor, records them as one chunk row (the
 //     cursor range, its worker, its lease) and hands them over: no delivery row yet
-//   recordOutcomes: one row per delivery, inserted with its outcome (a retry's row stays pending,
-//     in the due index); the chunk goes once every member has a row
+//   recordOutcomes: each run of successes among a chunk's members (all of them, in a fan-out) as
+//     one `delivery_successes` row (their blob: `SQLiteSuccessBatch`), any other outcome as one
+//     `deliveries` row (a retry's row stays pending, in the due index), in member order; the chunk
+//     goes once every member is recorded
 //   claimDeliveries, when no row is due: a chunk whose lease ran out (its worker died) is claimed
-//     again and read again, skipping the members that already have a row
+//     again and read again, skipping the members already recorded (in a batch or a row)
 //
 // Members read again are the recipients active then in the same cursor range, with the same apns-ids
 // (`SQLiteChunkDelivery`). Outcomes for a chunk no longer held under the lease they were claimed with
@@ -92,12 +94,14 @@ extension SQLiteGatewayStore {
             {
                 let members = try members(
                     of: source, after: chunk.after, through: chunk.last, limit: StoreLimits.maximumBatch, in: database)
+                let succeeded = try recordedSuccesses(chunk: chunk.seq, notification: source.seq, in: database)
                 deliveries = try chunkDeliveries(members.rows, chunk: chunk.seq, of: source, lease: lease).filter {
                     delivery throws in
-                    try database.query(
-                        "SELECT 1 FROM deliveries WHERE recipient = ? AND notification_seq = ? LIMIT 1",
-                        [.text(delivery.recipient), .integer(source.seq)]
-                    ) { _ in true }.isEmpty
+                    try !succeeded.contains(SQLiteAPNsID.bytes(delivery.apnsID))
+                        && database.query(
+                            "SELECT 1 FROM deliveries WHERE recipient = ? AND notification_seq = ? LIMIT 1",
+                            [.text(delivery.recipient), .integer(source.seq)]
+                        ) { _ in true }.isEmpty
                 }
             }
             // Members pruned or deleted while the chunk waited are not sent and count as cancelled;
@@ -131,19 +135,25 @@ extension SQLiteGatewayStore {
         }
     }
 
-    /// Inserts a chunk's successes: parameters ?1 notification seq, ?2 kind, ?3 the apns-ids' 16
-    /// bytes each in the list's order, ?4 now, ?5 a JSON array of [recipient, environment,
-    /// apns-unique-id or null]. One statement per batch, json_each driving, as the rows' successes.
-    static let insertSuccessesSQL = """
-        INSERT INTO deliveries (notification_seq, kind, recipient, environment, apns_id, status, attempts,
-            next_attempt_at, last_attempt_at, apns_unique_id)
-            SELECT ?1, ?2, o.value ->> 0, o.value ->> 1, substr(?3, o.key * 16 + 1, 16), 'succeeded', 1, ?4, ?4,
-                o.value ->> 2
-                FROM json_each(?5) o
-        """
+    /// The apns-ids (16 bytes each) of a chunk's members recorded as succeeded.
+    static func recordedSuccesses(chunk: Int, notification: Int, in database: SQLiteDatabase) throws -> Set<[UInt8]> {
+        let blobs = try database.query(
+            "SELECT members FROM delivery_successes WHERE chunk_seq = ? AND notification_seq = ?",
+            [.integer(chunk), .integer(notification)]
+        ) { $0.bytes(0) ?? [] }
+        var ids = Set<[UInt8]>()
+        for blob in blobs {
+            guard let members = SQLiteSuccessBatch(bytes: blob).members() else {
+                throw GatewayStoreError.corrupt(table: "delivery_successes", column: "members", value: "chunk \(chunk)")
+            }
+            ids.formUnion(members.map(\.apnsID))
+        }
+        return ids
+    }
 
-    /// Records the outcomes of chunk members (`ChunkOutcomes`), each as one new row, in the caller's
-    /// transaction; returns how many tokens the pruning rule changed.
+    /// Records the outcomes of chunk members (`ChunkOutcomes`) in the caller's transaction, in
+    /// member order: each run of successes as one batch, each other outcome as one new row; returns
+    /// how many tokens the pruning rule changed.
     static func recordChunkOutcomes(
         _ chunks: [ChunkOutcomes], backoff: DeliveryBackoff, now: Int, in database: SQLiteDatabase
     ) throws -> Int {
@@ -155,42 +165,47 @@ extension SQLiteGatewayStore {
             ) { $0.int(0) }
             guard let notificationSeq = held.first ?? nil else { continue }
             var counts = NotificationCounts()
-            if let successes = chunk.successes {
-                try database.run(
-                    insertSuccessesSQL,
-                    [
-                        .integer(notificationSeq), .text(successes.kind.rawValue), .blob(successes.apnsIDs),
-                        .integer(now), .text(successes.list),
-                    ])
-                counts.succeeded = successes.count
-            }
             var notification: StoredNotification?
-            for (delivery, result) in chunk.others {
-                if notification == nil {
-                    notification = try notifications(where: "seq = ?", [.integer(notificationSeq)], in: database).first
-                }
-                guard let notification else { break }
-                let (next, prune) = delivery.applying(
-                    result, backoff: backoff, topic: notification.request.topic, now: now)
-                try database.run(
-                    """
-                    INSERT INTO deliveries (notification_seq, kind, recipient, environment, apns_id, status, reason,
-                        attempts, next_attempt_at, last_attempt_at, apns_unique_id)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .integer(notificationSeq), .text(next.kind.rawValue), .text(next.recipient),
-                        .text(next.environment.rawValue), .blob(SQLiteAPNsID.bytes(next.apnsID)),
-                        .text(next.status.rawValue), SQLiteValue(next.reason), .integer(next.attempts),
-                        .integer(next.nextAttemptAt), SQLiteValue(next.lastAttemptAt), SQLiteValue(next.apnsUniqueID),
-                    ])
-                counts.count(next.status)
-                if let prune,
-                    try Self.prune(
-                        prune, bundleID: notification.request.bundleID, kind: next.kind, token: next.recipient,
-                        in: database)
-                {
-                    pruned += 1
+            for part in chunk.parts {
+                switch part {
+                case .successes(let kind, let batch):
+                    try database.run(
+                        """
+                        INSERT INTO delivery_successes (seq, notification_seq, chunk_seq, kind, recorded_at, members)
+                            VALUES (\(SQLiteSuccessBatch.nextSeqSQL), ?, ?, ?, ?, ?)
+                        """,
+                        [.integer(notificationSeq), .integer(chunk.seq), .text(kind.rawValue), .integer(now)],
+                        blob: batch.bytes)
+                    counts.succeeded += batch.count
+                case .other(let delivery, let result):
+                    if notification == nil {
+                        notification = try notifications(where: "seq = ?", [.integer(notificationSeq)], in: database)
+                            .first
+                    }
+                    guard let notification else { continue }
+                    let (next, prune) = delivery.applying(
+                        result, backoff: backoff, topic: notification.request.topic, now: now)
+                    try database.run(
+                        """
+                        INSERT INTO deliveries (seq, notification_seq, kind, recipient, environment, apns_id, status,
+                            reason, attempts, next_attempt_at, last_attempt_at, apns_unique_id)
+                            VALUES (\(SQLiteSuccessBatch.nextSeqSQL), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                        [
+                            .integer(notificationSeq), .text(next.kind.rawValue), .text(next.recipient),
+                            .text(next.environment.rawValue), .blob(SQLiteAPNsID.bytes(next.apnsID)),
+                            .text(next.status.rawValue), SQLiteValue(next.reason), .integer(next.attempts),
+                            .integer(next.nextAttemptAt), SQLiteValue(next.lastAttemptAt),
+                            SQLiteValue(next.apnsUniqueID),
+                        ])
+                    counts.count(next.status)
+                    if let prune,
+                        try Self.prune(
+                            prune, bundleID: notification.request.bundleID, kind: next.kind, token: next.recipient,
+                            in: database)
+                    {
+                        pruned += 1
+                    }
                 }
             }
             try Self.count(
@@ -204,16 +219,21 @@ extension SQLiteGatewayStore {
         return pruned
     }
 
-    /// One chunk's outcomes, prepared on the caller's thread (not the store's): all successes (a
-    /// fan-out's batches) as `insertSuccessesSQL`'s parameters, else each outcome one by one; in
-    /// chunk order, each in member order, so a notification's rows list in recipient order. Outcomes without their delivery are left out.
+    /// One chunk's outcomes, prepared on the caller's thread (not the store's), in member order:
+    /// each run of successes packed as one batch, and each other outcome (or a success the batch
+    /// format cannot hold) to be inserted as a row; so a notification's listing keeps recipient
+    /// order within a chunk. Outcomes without their delivery are left out.
     struct ChunkOutcomes: Sendable {
+        enum Part: Sendable {
+            case successes(Delivery.Kind, SQLiteSuccessBatch)
+            case other(Delivery, DeliveryOutcome.Result)
+        }
+
         var seq: Int
         var claimedBy: String?
         var claimedUntil: Int?
         var count: Int
-        var successes: (kind: Delivery.Kind, apnsIDs: [UInt8], list: String, count: Int)?
-        var others: [(Delivery, DeliveryOutcome.Result)]
+        var parts: [Part]
 
         static func of(_ outcomes: [DeliveryOutcome]) -> [ChunkOutcomes] {
             var byChunk: [Int: [(delivery: Delivery, result: DeliveryOutcome.Result)]] = [:]
@@ -227,61 +247,34 @@ extension SQLiteGatewayStore {
                 members.sort {
                     SQLiteChunkDelivery.position(of: $0.delivery.id) < SQLiteChunkDelivery.position(of: $1.delivery.id)
                 }
-                var apnsIDs: [UInt8] = []
-                apnsIDs.reserveCapacity(members.count * 16)
-                var list = SuccessList(capacity: members.count)
+                var parts: [Part] = []
+                var run: (kind: Delivery.Kind, batch: SQLiteSuccessBatch)?
                 for (delivery, result) in members {
-                    // A chunk with any other outcome is inserted row by row, in member order.
-                    guard case .succeeded(let uniqueID) = result, delivery.kind == first.kind else {
-                        return ChunkOutcomes(
-                            seq: seq, claimedBy: first.claimedBy, claimedUntil: first.claimedUntil,
-                            count: members.count, successes: nil, others: members.map { ($0.delivery, $0.result) })
+                    if run?.kind != delivery.kind, let open = run {
+                        parts.append(.successes(open.kind, open.batch))
+                        run = nil
                     }
-                    apnsIDs += SQLiteAPNsID.bytes(delivery.apnsID)
-                    list.append(recipient: delivery.recipient, environment: delivery.environment, uniqueID: uniqueID)
+                    var batch = run?.batch ?? SQLiteSuccessBatch(capacity: members.count)
+                    if case .succeeded(let uniqueID) = result,
+                        batch.append(
+                            SQLiteSuccessBatch.Member(
+                                apnsID: SQLiteAPNsID.bytes(delivery.apnsID), recipient: delivery.recipient,
+                                environment: delivery.environment, apnsUniqueID: uniqueID))
+                    {
+                        run = (delivery.kind, batch)
+                        continue
+                    }
+                    if let open = run {
+                        parts.append(.successes(open.kind, open.batch))
+                        run = nil
+                    }
+                    parts.append(.other(delivery, result))
                 }
+                if let open = run { parts.append(.successes(open.kind, open.batch)) }
                 return ChunkOutcomes(
                     seq: seq, claimedBy: first.claimedBy, claimedUntil: first.claimedUntil, count: members.count,
-                    successes: list.count == 0 ? nil : (first.kind, apnsIDs, list.text, list.count), others: [])
+                    parts: parts)
             }
-        }
-    }
-
-    /// `insertSuccessesSQL`'s JSON array of [recipient, environment, apns-unique-id or null], written
-    /// straight into bytes: a fan-out makes one per batch, so no `JSONValue` per member.
-    struct SuccessList {
-        private var bytes: [UInt8] = [UInt8(ascii: "[")]
-        private(set) var count = 0
-
-        init(capacity: Int) {
-            bytes.reserveCapacity(capacity * 120)
-        }
-
-        mutating func append(recipient: String, environment: Environment, uniqueID: String?) {
-            bytes.append(contentsOf: count == 0 ? "[".utf8 : ",[".utf8)
-            appendString(recipient)
-            bytes.append(UInt8(ascii: ","))
-            appendString(environment.rawValue)
-            bytes.append(UInt8(ascii: ","))
-            if let uniqueID { appendString(uniqueID) } else { bytes.append(contentsOf: "null".utf8) }
-            bytes.append(UInt8(ascii: "]"))
-            count += 1
-        }
-
-        var text: String {
-            var closed = bytes
-            closed.append(UInt8(ascii: "]"))
-            return String(decoding: closed, as: UTF8.self)
-        }
-
-        /// Tokens, environments and unique ids need no escape: their bytes go as they are; any
-        /// other string is escaped as JSON requires.
-        private mutating func appendString(_ string: String) {
-            let plain = string.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-            guard plain else { return JSONValue.string(string).encode(into: &bytes) }
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: string.utf8)
-            bytes.append(UInt8(ascii: "\""))
         }
     }
 

@@ -193,25 +193,6 @@ extension SQLiteGatewayStore {
         }
     }
 
-    public func deliveries(notificationID: NotificationID, after cursor: Int?, limit: Int)
-        async throws(GatewayStoreError) -> DeliveryPage
-    {
-        try await withDatabase { database in
-            let limit = StoreLimits.clamp(limit)
-            // One row more than asked says whether there is a next page.
-            let rows = try database.select(
-                """
-                SELECT \(Self.deliveryColumns) FROM deliveries
-                    WHERE notification_seq = (SELECT seq FROM notifications WHERE id = ?) AND seq > ?
-                    ORDER BY seq LIMIT ?
-                """,
-                [.text(notificationID), .integer(cursor ?? 0), .integer(limit + 1)], table: "deliveries",
-                Self.readDelivery)
-            let page = Array(rows.prefix(limit))
-            return DeliveryPage(deliveries: page, nextCursor: rows.count > limit ? page.last?.id : nil)
-        }
-    }
-
     static func readDelivery(_ row: SQLiteRowReader) throws(GatewayStoreError) -> Delivery {
         guard let id = SQLiteAPNsID.read(row.statement.value(5)) else {
             throw row.corrupt("apns_id", "\(row.statement.value(5))")

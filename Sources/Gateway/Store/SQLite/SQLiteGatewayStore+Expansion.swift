@@ -38,8 +38,9 @@ extension SQLiteGatewayStore {
             }
             try database.run(
                 """
-                INSERT INTO deliveries (notification_seq, kind, recipient, environment, apns_id, status, next_attempt_at)
-                    VALUES (?, ?, ?, ?, ?, 'pending', ?)
+                INSERT INTO deliveries (seq, notification_seq, kind, recipient, environment, apns_id, status,
+                    next_attempt_at)
+                    VALUES (\(SQLiteSuccessBatch.nextSeqSQL), ?, ?, ?, ?, ?, 'pending', ?)
                 """,
                 [
                     .integer(source.seq), .text(member.kind.rawValue), .text(member.recipient),

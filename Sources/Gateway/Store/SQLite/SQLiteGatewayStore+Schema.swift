@@ -174,5 +174,26 @@ extension SQLiteGatewayStore {
                 CREATE INDEX delivery_chunks_due ON delivery_chunks (claimed_until);
                 CREATE INDEX delivery_chunks_by_notification ON delivery_chunks (notification_seq);
                 """),
+        // A chunk's successes are one row per recorded batch, its members packed in a blob
+        // (`SQLiteSuccessBatch`): a row each dirtied a random page of deliveries_by_recipient per
+        // success, the store thread's largest cost in a fan-out. Failures, retries and rows made by
+        // an older Herald stay `deliveries` rows; a batch's seq is drawn from the same numbers as
+        // theirs, so a notification's listing is one order over both.
+        SQLiteMigration(
+            "5: delivery successes recorded in batches",
+            sql: """
+                CREATE TABLE delivery_successes (
+                    seq INTEGER PRIMARY KEY,  -- shares the numbers of deliveries.seq (`SQLiteSuccessBatch`)
+                    notification_seq INTEGER NOT NULL REFERENCES notifications(seq),
+                    chunk_seq INTEGER NOT NULL,  -- the chunk whose members these are
+                    kind TEXT NOT NULL CHECK (kind IN ('device', 'activity', 'pushtostart', 'channel')),
+                    recorded_at INTEGER NOT NULL,
+                    members BLOB NOT NULL
+                );
+                CREATE INDEX delivery_successes_by_notification ON delivery_successes (notification_seq, seq);
+                -- A chunk claimed again reads its recorded members by it (and by the notification: a
+                -- chunk's seq may be used again once the chunk is gone).
+                CREATE INDEX delivery_successes_by_chunk ON delivery_successes (chunk_seq);
+                """),
     ]
 }
