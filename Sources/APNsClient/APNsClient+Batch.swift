@@ -14,6 +14,18 @@ extension APNsClient {
         _ notifications: Notifications, concurrency: Int = 1000,
         onResult: (APNsNotification, Result<APNsResponse, APNsClientError>) async -> Void
     ) async where Notifications.Element == APNsNotification {
+        await sendAll(
+            notifications, concurrency: concurrency,
+            onPositionedResult: { _, notification, result in
+                await onResult(notification, result)
+            })
+    }
+
+    /// `sendAll` whose `onResult` is also given each notification's position in the sequence.
+    private func sendAll<Notifications: Sequence>(
+        _ notifications: Notifications, concurrency: Int,
+        onPositionedResult onResult: (Int, Notification, Result<APNsResponse, APNsClientError>) async -> Void
+    ) async where Notifications.Element == Notification {
         guard let executor = preferredTaskExecutor() else {
             await sendAll(notifications, concurrency: concurrency, on: nil, onResult: onResult)
             return
@@ -25,11 +37,12 @@ extension APNsClient {
 
     private func sendAll<Notifications: Sequence>(
         _ notifications: Notifications, concurrency: Int, on executor: (any TaskExecutor)?,
-        onResult: (Notification, Result<APNsResponse, APNsClientError>) async -> Void
+        onResult: (Int, Notification, Result<APNsResponse, APNsClientError>) async -> Void
     ) async where Notifications.Element == Notification {
         let limit = max(1, concurrency)
         var iterator = notifications.makeIterator()
-        await withTaskGroup(of: (Notification, Result<APNsResponse, APNsClientError>).self) { group in
+        var taken = 0
+        await withTaskGroup(of: (Int, Notification, Result<APNsResponse, APNsClientError>).self) { group in
             var running = 0
             var exhausted = false
             while true {
@@ -39,13 +52,15 @@ extension APNsClient {
                         break
                     }
                     running += 1
+                    let position = taken
+                    taken += 1
                     group.addTask(executorPreference: executor) {
-                        (notification, await self.result(for: notification))
+                        (position, notification, await self.result(for: notification))
                     }
                 }
-                guard running > 0, let (notification, result) = await group.next() else { return }
+                guard running > 0, let (position, notification, result) = await group.next() else { return }
                 running -= 1
-                await onResult(notification, result)
+                await onResult(position, notification, result)
             }
         }
     }
@@ -64,10 +79,27 @@ extension APNsClient {
         concurrency: Int = 1000, next: @escaping () -> APNsNotification?,
         onResult: @escaping (consuming APNsNotification, Result<APNsResponse, APNsClientError>) -> Void
     ) async {
-        guard let http2 else {
-            await sendAll(AnyIterator(next), concurrency: concurrency) { notification, result in
+        await sendEach(
+            concurrency: concurrency, next: next,
+            onPositionedResult: { _, notification, result in
                 onResult(notification, result)
-            }
+            })
+    }
+
+    /// `sendEach` that also tells `onPositionedResult` each notification's position: its place in
+    /// the order `next` handed it out (0 for the first). A caller that keeps what it sends in an
+    /// array finds a result's own entry by it, without a look-up by apns-id.
+    public func sendEach(
+        concurrency: Int = 1000, next: @escaping () -> APNsNotification?,
+        onPositionedResult onResult:
+            @escaping (
+                _ position: Int, consuming APNsNotification, Result<APNsResponse, APNsClientError>
+            ) -> Void
+    ) async {
+        guard let http2 else {
+            await sendAll(
+                AnyIterator(next), concurrency: concurrency,
+                onPositionedResult: { position, notification, result in onResult(position, notification, result) })
             return
         }
         let pool = http2.pickPool()

@@ -6,8 +6,8 @@
 //
 //   start -> refill: while inFlight < limit (and fewer than `waitingAhead` requests wait in the pool
 //             for a stream), take the next notification -> begin
-//   begin -> entry (the notification, the token sent, started) -> submit its APNsRequest: into the
-//             pool, tag = entry
+//   begin -> entry (the notification, the token sent, started, its position in the order `next`
+//             gave it) -> submit its APNsRequest: into the pool, tag = entry
 //   requestFinished(tag) -> decode -> retry? (re-sign once on ExpiredProviderToken; the retry
 //             policy's delay on a loop timer) -> resend: a request built again, the same apns-id
 //                        -> else finish: metrics, prune callback, onResult, free entry, refill
@@ -51,8 +51,9 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     private let pool: LoopPool
     private let limit: Int
     private let next: () -> Notification?
-    /// Takes the notification: the sender is done with it (moved out, no copy).
-    private let onResult: (consuming Notification, Outcome) -> Void
+    /// Takes the notification's position and the notification: the sender is done with it (moved out,
+    /// no copy).
+    private let onResult: (Int, consuming Notification, Outcome) -> Void
     @exclusivity(unchecked) private var entries: [Entry] = []
     @exclusivity(unchecked) private var free: [Int] = []
     /// Per entry, apart from it (plain values): reading `entries[i].started` or checking
@@ -64,6 +65,10 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
     /// The apns-id each entry is sent with, for a response without one: reading it out of the
     /// entry's notification copied the whole entry.
     @exclusivity(unchecked) private var apnsIDs: [String] = []
+    /// Each entry's position: its place in the order `next` handed the notifications out.
+    @exclusivity(unchecked) private var positions: [Int] = []
+    /// Notifications taken from `next` so far: the position of the next one.
+    @exclusivity(unchecked) private var taken = 0
     @exclusivity(unchecked) private var inFlight = 0
     @exclusivity(unchecked) private var exhausted = false
     @exclusivity(unchecked) private var refilling = false
@@ -84,7 +89,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
 
     init(
         client: APNsClient, pool: LoopPool, limit: Int, next: @escaping () -> Notification?,
-        onResult: @escaping (consuming Notification, Outcome) -> Void
+        onResult: @escaping (Int, consuming Notification, Outcome) -> Void
     ) {
         self.client = client
         self.pool = pool
@@ -101,7 +106,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         for index in entries.indices {
             guard let notification = entries[index].notification else { continue }
             client.recorder.finished(.failure(.shutDown), microseconds: 0)
-            onResult(notification, .failure(.shutDown))
+            onResult(positions[index], notification, .failure(.shutDown))
         }
         if let shutdownObserver { pool.stopObservingShutdown(shutdownObserver) }
         done?.resume()
@@ -133,7 +138,9 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
             }
             begun += 1
             if begun & 15 == 0 { now = EventLoop.now() }
-            begin(notification, at: now)
+            let position = taken
+            taken += 1
+            begin(notification, position: position, at: now)
         }
         refilling = false
         if exhausted, inFlight == 0, let done {
@@ -145,7 +152,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         }
     }
 
-    private func begin(_ notification: consuming Notification, at started: UInt64) {
+    private func begin(_ notification: consuming Notification, position: Int, at started: UInt64) {
         tally.started += 1
         var failure: APNsClientError?
         var authorization: String?
@@ -168,7 +175,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
         if let failure {
             if notification.apnsID == nil { notification.apnsID = APNsID.random() }
             client.recorder.finished(.failure(failure), microseconds: 0)
-            onResult(notification, .failure(failure))
+            onResult(position, notification, .failure(failure))
             return
         }
         // An apns-id is given here when the notification has none, so the notification handed back
@@ -184,12 +191,14 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
             entries[index] = Entry(notification: consume notification, authorization: authorization)
             inUse[index] = true
             self.started[index] = started
+            positions[index] = position
         } else {
             index = entries.count
             apnsIDs.append(request.apnsID)
             entries.append(Entry(notification: consume notification, authorization: authorization))
             inUse.append(true)
             self.started.append(started)
+            positions.append(position)
         }
         inFlight += 1
         submit(request, index)
@@ -301,7 +310,7 @@ final class BulkSender: LoopRequestHandler, @unchecked Sendable {
             client.recorder.finished(result, microseconds: microseconds)
         }
         if tally.started >= Self.tallyBatch || tally.succeeded.count >= Self.tallyBatch { client.recorder.add(&tally) }
-        onResult(consume notification, result)
+        onResult(positions[index], consume notification, result)
         refill()
     }
 }

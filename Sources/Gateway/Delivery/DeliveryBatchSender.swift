@@ -26,38 +26,38 @@ struct DeliveryBatchSender: Sendable {
         var outcomes: [DeliveryOutcome] = []
         var rounds: [APNsConnections.Key: SendRound] = [:]
         var broadcasts: [(APNsClient, Delivery, Broadcast)] = []
-        var prepared: [NotificationID: (topic: Topic?, payload: EncodedPayload)] = [:]
-        // A fan-out's batch is one notification to one environment: its client and round are
-        // looked up once, not per delivery.
-        var last: (notification: NotificationID, environment: Environment, client: APNsClient?, round: SendRound?)?
+        // A fan-out's batch is one notification to one environment: its request, topic, encoded
+        // payload, client and round are looked up once, not per delivery (one comparison of ids).
+        var current: Prepared?
         func fail(_ delivery: Delivery, _ reason: Reason) {
             outcomes.append(DeliveryOutcome(delivery, result: .failed(reason: reason, timestamp: nil)))
             metrics.recordSend(.failed, reason: reason.rawValue, microseconds: nil)
         }
         for delivery in claim.deliveries {
-            guard let stored = claim.notifications[delivery.notificationID] else {
-                fail(delivery, GatewayReason.malformedRecipient)
-                continue
+            if current?.notification != delivery.notificationID || current?.environment != delivery.environment {
+                guard let stored = claim.notifications[delivery.notificationID] else {
+                    fail(delivery, GatewayReason.malformedRecipient)
+                    continue
+                }
+                let key = APNsConnections.Key(bundleID: stored.request.bundleID, environment: delivery.environment)
+                let client = connections.client(bundleID: key.bundleID, environment: key.environment)
+                let round = client.map { client in
+                    rounds[key] ?? SendRound(client: client, metrics: metrics, capacity: claim.deliveries.count)
+                }
+                rounds[key] = round
+                current = Prepared(stored, environment: delivery.environment, client: client, round: round)
             }
+            guard let prepared = current else { continue }
             if inactive.contains(delivery.id) {
                 fail(delivery, GatewayReason.tokenNotActive)
                 continue
             }
-            let request = stored.request
-            let key = APNsConnections.Key(bundleID: request.bundleID, environment: delivery.environment)
-            if last?.notification != stored.id || last?.environment != delivery.environment {
-                let client = connections.client(bundleID: key.bundleID, environment: key.environment)
-                last = (stored.id, delivery.environment, client, nil)
-            }
-            guard let client = last?.client else {
+            guard let client = prepared.client, let round = prepared.round else {
                 fail(delivery, GatewayReason.noClient)
                 continue
             }
-            if prepared[stored.id] == nil {
-                prepared[stored.id] = (Self.topic(for: delivery.kind, request), EncodedPayload(bytes: request.payload))
-            }
-            let (topic, payload) = prepared[stored.id] ?? (nil, EncodedPayload(bytes: []))
             if delivery.kind == .channel {
+                let request = prepared.request
                 guard let channel = try? ChannelID(delivery.recipient) else {
                     fail(delivery, GatewayReason.malformedRecipient)
                     continue
@@ -67,29 +67,25 @@ struct DeliveryBatchSender: Sendable {
                         client, delivery,
                         Broadcast(
                             bundleID: request.bundleID, channelID: channel, priority: request.priority,
-                            expiration: request.expiration, requestID: delivery.apnsID, payload: payload)
+                            expiration: request.expiration, requestID: delivery.apnsID, payload: prepared.payload)
                     ))
                 continue
             }
-            guard let token = try? DeviceToken(hex: delivery.recipient), let topic else {
+            guard let token = try? DeviceToken(hex: delivery.recipient),
+                let topic = prepared.topic(for: delivery.kind)
+            else {
                 fail(delivery, GatewayReason.malformedRecipient)
                 continue
             }
-            let notification = APNsNotification(
-                token: token, topic: topic, pushType: request.pushType, priority: request.priority,
-                expiration: request.expiration, collapseID: request.collapseID, apnsID: delivery.apnsID,
-                payload: payload)
-            let round: SendRound
-            if let known = last?.round {
-                round = known
-            } else {
-                round = rounds[key] ?? SendRound(client: client, metrics: metrics)
-                rounds[key] = round
-                last?.round = round
-            }
-            round.add(notification, of: delivery)
+            round.add(
+                APNsNotification(
+                    token: token, topic: topic, pushType: prepared.request.pushType,
+                    priority: prepared.request.priority, expiration: prepared.request.expiration,
+                    collapseID: prepared.request.collapseID, apnsID: delivery.apnsID, payload: prepared.payload),
+                of: delivery)
         }
-        let sent = await withTaskGroup(of: [DeliveryOutcome].self) { group in
+        // The outcomes are moved, not copied: a fan-out's batch is one round's array.
+        return await withTaskGroup(of: [DeliveryOutcome].self) { group in
             for round in rounds.values {
                 group.addTask { await round.run(concurrency: concurrency) }
             }
@@ -98,9 +94,47 @@ struct DeliveryBatchSender: Sendable {
                     await Self.broadcast(broadcast, of: delivery, client: client, metrics: metrics)
                 }
             }
-            return await group.reduce(into: []) { $0 += $1 }
+            for await sent in group {
+                if outcomes.isEmpty {
+                    outcomes = sent
+                } else {
+                    outcomes += sent
+                }
+            }
+            return outcomes
         }
-        return outcomes + sent
+    }
+
+    /// What the deliveries of one notification in one environment share (a class: a delivery
+    /// takes a reference, not a copy of the request).
+    private final class Prepared {
+        let notification: NotificationID
+        let environment: Environment
+        let request: NotificationRequest
+        /// Encoded once for every delivery of the notification.
+        let payload: EncodedPayload
+        /// Nil: no client for the app in this environment.
+        let client: APNsClient?
+        let round: SendRound?
+        /// A device's topic; nil when the bundle id cannot make one.
+        let deviceTopic: Topic?
+        /// An activity's or push-to-start token's topic (`.liveactivity`).
+        let liveActivityTopic: Topic?
+
+        init(_ stored: StoredNotification, environment: Environment, client: APNsClient?, round: SendRound?) {
+            notification = stored.id
+            self.environment = environment
+            request = stored.request
+            payload = EncodedPayload(bytes: stored.request.payload)
+            self.client = client
+            self.round = round
+            deviceTopic = DeliveryBatchSender.topic(for: .device, stored.request)
+            liveActivityTopic = DeliveryBatchSender.topic(for: .activity, stored.request)
+        }
+
+        func topic(for kind: Delivery.Kind) -> Topic? {
+            kind == .activity || kind == .pushToStart ? liveActivityTopic : deviceTopic
+        }
     }
 
     /// The topic of a delivery of `kind` for `request`; nil when the bundle id cannot make one.
@@ -128,58 +162,5 @@ struct DeliveryBatchSender: Sendable {
         let labels = result.metricsLabels
         metrics.recordSend(labels.status, reason: labels.reason, microseconds: (EventLoop.now() &- started) / 1000)
         return [DeliveryOutcome(delivery, result: result)]
-    }
-}
-
-/// The notifications of one batch for one client, sent through `sendEach`, and their outcomes.
-final class SendRound: @unchecked Sendable {
-    // SAFETY: filled by `add` before `run`; during `run`, `sendEach` calls `next` and `onResult`
-    // one at a time (on the transport's loop), and `run` reads `outcomes` after `sendEach` has
-    // returned (its continuation orders those accesses). Nothing else touches the fields.
-    private let client: APNsClient
-    private let metrics: GatewayMetrics
-    private var notifications: [APNsNotification] = []
-    private var deliveries: [Delivery] = []
-    private var positions: [APNsID: Int] = [:]
-    /// When each notification was handed to the client (`EventLoop.now()`, nanoseconds).
-    private var started: [UInt64] = []
-    private var nextPosition = 0
-    private var outcomes: [DeliveryOutcome] = []
-
-    init(client: APNsClient, metrics: GatewayMetrics) {
-        self.client = client
-        self.metrics = metrics
-    }
-
-    func add(_ notification: APNsNotification, of delivery: Delivery) {
-        if let id = notification.apnsID { positions[id] = notifications.count }
-        notifications.append(notification)
-        deliveries.append(delivery)
-    }
-
-    func run(concurrency: Int) async -> [DeliveryOutcome] {
-        started = [UInt64](repeating: 0, count: notifications.count)
-        outcomes.reserveCapacity(notifications.count)
-        await client.sendEach(concurrency: concurrency, next: next, onResult: finished)
-        return outcomes
-    }
-
-    private func next() -> APNsNotification? {
-        guard nextPosition < notifications.count else { return nil }
-        let position = nextPosition
-        nextPosition += 1
-        started[position] = EventLoop.now()
-        metrics.addInFlight(1)
-        return notifications[position]
-    }
-
-    private func finished(_ notification: consuming APNsNotification, _ result: Result<APNsResponse, APNsClientError>) {
-        metrics.addInFlight(-1)
-        guard let id = notification.apnsID, let position = positions[id] else { return }
-        guard let outcome = DeliveryOutcome.Result.of(result) else { return }
-        let labels = outcome.metricsLabels
-        metrics.recordSend(
-            labels.status, reason: labels.reason, microseconds: (EventLoop.now() &- started[position]) / 1000)
-        outcomes.append(DeliveryOutcome(deliveries[position], result: outcome))
     }
 }

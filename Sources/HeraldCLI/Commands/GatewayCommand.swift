@@ -42,6 +42,7 @@ struct GatewayCommand {
             claimBatchSize: serve.claimBatch ?? defaults.claimBatchSize,
             leaseMilliseconds: serve.leaseSeconds.map { $0 * 1_000 } ?? defaults.leaseMilliseconds,
             sendConcurrency: serve.sendConcurrency ?? defaults.sendConcurrency)
+        HeapTuning.keepFreedMemory()
         let runtime: GatewayRuntime
         do {
             runtime = try await GatewayRuntime.start(
