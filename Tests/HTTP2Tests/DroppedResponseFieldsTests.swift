@@ -66,7 +66,9 @@ struct DroppedResponseFieldsTests {
 
     /// Each response is answered, in turn, on one client session; returns how each ended, and
     /// how many fields the session remembers at the end.
-    static func run(_ responses: [Response], libraryChecks: Bool, maxHeaderListSize: Int = 16_384) throws -> (
+    static func run(
+        _ responses: [Response], libraryChecks: Bool, maxHeaderListSize: Int = 16_384, method: String = "POST"
+    ) throws -> (
         outcomes: [ResponseFieldCheckTests.Outcome], remembered: Int
     ) {
         var configuration = HTTP2SessionConfiguration(maxHeaderListSize: maxHeaderListSize)
@@ -92,7 +94,7 @@ struct DroppedResponseFieldsTests {
         for (index, blocks) in responses.enumerated() {
             let token = UInt64(index)
             let stream = try client.submitRequest(
-                headers: ResponseFieldCheckTests.request("POST"), body: nil, token: token)
+                headers: ResponseFieldCheckTests.request(method), body: nil, token: token)
             output.removeAll(keepingCapacity: true)
             client.produceOutput(into: &output)
             var frames: [UInt8] = []
@@ -120,9 +122,11 @@ struct DroppedResponseFieldsTests {
     /// Runs `responses` on both kinds of session and requires the same outcomes; returns the own
     /// session's count of remembered fields.
     @discardableResult
-    static func compare(_ responses: [Response], maxHeaderListSize: Int = 16_384) throws -> Int {
-        let library = try run(responses, libraryChecks: true, maxHeaderListSize: maxHeaderListSize)
-        let own = try run(responses, libraryChecks: false, maxHeaderListSize: maxHeaderListSize)
+    static func compare(_ responses: [Response], maxHeaderListSize: Int = 16_384, method: String = "POST") throws
+        -> Int
+    {
+        let library = try run(responses, libraryChecks: true, maxHeaderListSize: maxHeaderListSize, method: method)
+        let own = try run(responses, libraryChecks: false, maxHeaderListSize: maxHeaderListSize, method: method)
         #expect(library.outcomes.count == own.outcomes.count)
         var mismatches = 0
         for index in library.outcomes.indices where index < own.outcomes.count {
@@ -159,7 +163,7 @@ struct DroppedResponseFieldsTests {
     @Test("fields a server repeats from its table are remembered; responses end as with nghttp2's checks")
     func repeatedFields() throws {
         let remembered = try Self.compare(Self.nghttpdLike(count: 200))
-        #expect(remembered == 5)  // :status, server, cache-control, date, last-modified
+        #expect(remembered == 6)  // :status, server, cache-control, date, content-length, last-modified
         let own = try Self.run(Self.nghttpdLike(count: 3), libraryChecks: false).outcomes
         #expect(own.last == .delivered(status: 200, fields: [Self.bytes("apns-id:A-2")], body: []))
     }
@@ -203,6 +207,23 @@ struct DroppedResponseFieldsTests {
             #expect(error.kind == .reset(.protocolError))
         }
         try Self.compare([[first], [later], [later]])
+    }
+
+    @Test("a remembered content-length has its value checked in every response")
+    func rememberedContentLength() throws {
+        func length(_ value: String) -> Field { .literal(Self.bytes("content-length"), Self.bytes(value)) }
+        let responses: [Response] = [
+            [[.status200, length("0")]], [[.status200, length("0")]], [[.status200, length("12")]],
+            [[.status200, length("x")]], [[.status200, length(" 0")]], [[.status200, length("")]],
+            [[.indexing(Self.bytes(":status"), Self.bytes("204")), length("0")]], [[.repeated(age: 0), length("1")]],
+            [[.status200, length("0")], [length("0")]],
+        ]
+        let own = try Self.run(responses, libraryChecks: false)
+        #expect(own.outcomes[1] == .delivered(status: 200, fields: [], body: []))
+        #expect(own.remembered == 2)  // :status 200 was replaced by 204 at the first place
+        for method in ["POST", "HEAD", "CONNECT"] {
+            try Self.compare(responses, method: method)
+        }
     }
 
     @Test("a remembered :status is checked for its place: in trailers, twice, or after an interim one")
@@ -253,7 +274,8 @@ struct DroppedResponseFieldsTests {
                 }
                 responses.append(blocks)
             }
-            try Self.compare(responses)
+            // HEAD and CONNECT: responses whose content-length has rules of its own.
+            try Self.compare(responses, method: ["POST", "HEAD", "CONNECT"][Int(seed % 3)])
         }
     }
 }

@@ -14,8 +14,10 @@ import CNghttp2
 ///
 /// Only regular fields without a meaning to the checks (not `content-length`, `te` or the
 /// connection-specific fields), which the checks accept by their bytes alone in any state of the
-/// response, marking only that a regular field came (`repeatedField`); and `:status`, whose value
-/// is then known good, so only its place is checked again (`repeatedStatus`). Kept
+/// response, marking only that a regular field came (`repeatedField`); `:status`, whose value is
+/// then known good, so only its place is checked again (`repeatedStatus`); and `content-length` by
+/// its name alone (servers send its value as a literal, new each time), so only its value is
+/// checked again (`repeatedContentLength`). Kept
 /// fields are not remembered: APNs's are new in every response (`apns-id`), and would only push
 /// the repeated ones out.
 ///
@@ -30,20 +32,24 @@ struct DroppedResponseFields {
     static let capacity = 16
 
     private struct Entry {
-        /// The buffers' addresses, 0 when the position holds no field.
+        /// The buffers' addresses, 0 when the position holds no field; `value` 0 for a
+        /// content-length (remembered by its name, whatever its value).
         var name: UInt = 0
         var value: UInt = 0
         /// The field's size in the header list: name, value and 32 (RFC 7541 section 4.1).
         var listSize = 0
-        /// A `:status` field's value; 0 for a regular field.
+        /// A `:status` field's value; 0 for a regular field, `contentLength` for a content-length.
         var status = 0
     }
 
+    /// `Remembered.status` of a content-length field.
+    static let contentLength = -1
+
     /// What is known of a remembered field.
     struct Remembered {
-        /// Its size in the header list.
+        /// Its size in the header list (for a content-length, without its value).
         let listSize: Int
-        /// The status it gives, for a `:status` field; 0 for a regular field.
+        /// The status it gives, for a `:status` field; 0 for a regular field; `contentLength`.
         let status: Int
     }
 
@@ -58,21 +64,25 @@ struct DroppedResponseFields {
         guard position < Self.capacity else { return nil }
         return entries.withUnsafeBufferPointer { entries in
             let entry = entries[position]
-            guard entry.value == UInt(bitPattern: value), entry.name == UInt(bitPattern: name) else { return nil }
+            guard entry.name == UInt(bitPattern: name), entry.value == UInt(bitPattern: value) || entry.value == 0
+            else { return nil }
             return Remembered(listSize: entry.listSize, status: entry.status)
         }
     }
 
     /// Remembers a field the checks accepted and the session dropped, holding its buffers, in place
     /// of the one at `position`.
-    /// `status`: the value of a `:status` field, 0 for a regular one.
+    /// `status`: the value of a `:status` field, 0 for a regular one, `contentLength` for a
+    /// content-length (remembered without its value; `listSize` without it too).
     mutating func remember(at position: Int, name: OpaquePointer, value: OpaquePointer, listSize: Int, status: Int) {
         guard position < Self.capacity else { return }
+        let keepsValue = status != Self.contentLength
         nghttp2_rcbuf_incref(name)
-        nghttp2_rcbuf_incref(value)
+        if keepsValue { nghttp2_rcbuf_incref(value) }
         forget(at: position)
         entries[position] = Entry(
-            name: UInt(bitPattern: name), value: UInt(bitPattern: value), listSize: listSize, status: status)
+            name: UInt(bitPattern: name), value: keepsValue ? UInt(bitPattern: value) : 0, listSize: listSize,
+            status: status)
     }
 
     /// Forgets every field, giving its buffers back.
@@ -85,6 +95,6 @@ struct DroppedResponseFields {
         guard entry.name != 0 else { return }
         entries[position] = Entry()
         nghttp2_rcbuf_decref(OpaquePointer(bitPattern: entry.name))
-        nghttp2_rcbuf_decref(OpaquePointer(bitPattern: entry.value))
+        if entry.value != 0 { nghttp2_rcbuf_decref(OpaquePointer(bitPattern: entry.value)) }
     }
 }

@@ -46,7 +46,8 @@ extension NGHTTP2Session {
 
     /// What `header` found about one field, for the work it does after the slot access ends.
     /// `dropped`: taken, and a field the filter dropped that `droppedFields` may remember: a
-    /// regular one the response checks accepted by its bytes alone, or `:status` (its value given).
+    /// regular one the response checks accepted by its bytes alone, `:status` (its value given),
+    /// or a content-length (`DroppedResponseFields.contentLength`).
     enum FieldOutcome {
         case taken
         case dropped(status: Int)
@@ -87,16 +88,26 @@ extension NGHTTP2Session {
         if let remembered = droppedFields.field(at: position, name: name, value: value) {
             let laterBlock = frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS
             let outcome: FieldOutcome = slots.withSlot(index) { slot in
-                if remembered.status == 0 {
+                var listSize = slot.headerListSize + remembered.listSize
+                switch remembered.status {
+                case 0:
                     slot.responseCheck.repeatedField()
-                } else if case .malformed = slot.responseCheck.repeatedStatus(remembered.status, laterBlock: laterBlock)
-                {
-                    return .malformedResponse
+                case DroppedResponseFields.contentLength:
+                    let bytes = nghttp2_rcbuf_get_buf(value)
+                    let value = UnsafeBufferPointer(start: bytes.base, count: bytes.base == nil ? 0 : bytes.len)
+                    switch slot.responseCheck.repeatedContentLength(value) {
+                    case .keep: listSize += value.count
+                    case .drop: return .taken
+                    case .malformed: return .malformedResponse
+                    }
+                default:
+                    if case .malformed = slot.responseCheck.repeatedStatus(remembered.status, laterBlock: laterBlock) {
+                        return .malformedResponse
+                    }
                 }
-                let listSize = slot.headerListSize + remembered.listSize
                 guard listSize <= configuration.maxHeaderListSize else { return .tooLarge }
                 slot.headerListSize = listSize
-                if remembered.status != 0 { Self.noteStatus(remembered.status, in: &slot) }
+                if remembered.status > 0 { Self.noteStatus(remembered.status, in: &slot) }
                 return .taken
             }
             return finish(outcome, session, index, streamID)
@@ -111,9 +122,9 @@ extension NGHTTP2Session {
             take(name: nameBuffer, value: valueBuffer, category: category, into: &slot)
         }
         if case .dropped(let status) = outcome {
+            let valueSize = status == DroppedResponseFields.contentLength ? 0 : valueBuffer.count
             droppedFields.remember(
-                at: position, name: name, value: value, listSize: nameBuffer.count + valueBuffer.count + 32,
-                status: status)
+                at: position, name: name, value: value, listSize: nameBuffer.count + valueSize + 32, status: status)
         }
         return finish(outcome, session, index, streamID)
     }
@@ -171,8 +182,9 @@ extension NGHTTP2Session {
             if filtersResponseHeaders {
                 guard keptHeaderLengths & HTTP2HeaderNameSet.lengthBit(name.count) != 0, keptHeaders.contains(name)
                 else {
-                    guard remembersDroppedFields, status != 0 || Self.isPlainRegular(name) else { return .taken }
-                    return .dropped(status: status)
+                    guard remembersDroppedFields else { return .taken }
+                    if status != 0 { return .dropped(status: status) }
+                    return Self.rememberable(name).map { .dropped(status: $0) } ?? .taken
                 }
             }
         }
@@ -189,10 +201,15 @@ extension NGHTTP2Session {
         slot.status = status
     }
 
-    /// A regular field whose name means nothing to the response checks (see `DroppedResponseFields`).
-    private static func isPlainRegular(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = name.first, first != UInt8(ascii: ":") else { return false }
-        return RequestFieldCheck.specialField(name) == .none
+    /// How `DroppedResponseFields` remembers a regular field the checks accepted: 0, as one whose
+    /// name means nothing to them; `DroppedResponseFields.contentLength`; nil, not at all.
+    private static func rememberable(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = name.first, first != UInt8(ascii: ":") else { return nil }
+        switch RequestFieldCheck.specialField(name) {
+        case .none: return 0
+        case .contentLength: return DroppedResponseFields.contentLength
+        case .host, .te, .connectionSpecific: return nil
+        }
     }
 
     /// The value of a `:status` field as a number (nghttp2 has checked it is three digits).

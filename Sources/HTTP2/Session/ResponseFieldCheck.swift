@@ -91,6 +91,13 @@ struct ResponseFieldCheck {
         return .keep
     }
 
+    /// Takes a content-length whose name `field` has accepted before: its value is checked as
+    /// `field` would.
+    mutating func repeatedContentLength(_ value: UnsafeBufferPointer<UInt8>) -> Verdict {
+        guard RequestFieldCheck.isFieldValue(value) else { return .malformed }
+        return contentLengthField(value)
+    }
+
     /// A pseudo-header: only `:status`, once, first, three digits, not 101.
     private mutating func statusField(
         _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, trailer: Bool
