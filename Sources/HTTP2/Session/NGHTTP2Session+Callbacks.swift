@@ -5,16 +5,24 @@ import CNghttp2
 // throw: they return 0, NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE to reset one stream, or
 // NGHTTP2_ERR_CALLBACK_FAILURE (fatal to the session) only if nghttp2 passes NULL where it promised not to.
 
-/// The callback table, built once and shared: nghttp2_session_*_new copies it into each session.
+/// The callback tables, built once and shared: nghttp2_session_*_new copies one into each session.
 enum NGHTTP2Callbacks {
     // SAFETY: written once by the (thread-safe) lazy initialiser, never mutated, only read by nghttp2.
-    nonisolated(unsafe) static let shared: OpaquePointer? = make()
+    nonisolated(unsafe) static let shared: OpaquePointer? = make(fieldBuffers: false)
+    /// `shared`, but header fields come as nghttp2's reference-counted buffers (on_header_callback2),
+    /// for client sessions that remember the fields they drop (`DroppedResponseFields`).
+    // SAFETY: as `shared`.
+    nonisolated(unsafe) static let withFieldBuffers: OpaquePointer? = make(fieldBuffers: true)
 
-    private static func make() -> OpaquePointer? {
+    private static func make(fieldBuffers: Bool) -> OpaquePointer? {
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return nil }
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, onBeginHeaders)
-        nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
+        if fieldBuffers {
+            nghttp2_session_callbacks_set_on_header_callback2(callbacks, onHeaderBuffers)
+        } else {
+            nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
+        }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameReceived)
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
@@ -50,6 +58,14 @@ private func onHeader(
     guard let session, let frame else { return NGHTTP2.callbackFailure }
     let name = UnsafeBufferPointer(start: name, count: name == nil ? 0 : nameLength)
     let value = UnsafeBufferPointer(start: value, count: value == nil ? 0 : valueLength)
+    return withEngine(userData, orElse: NGHTTP2.callbackFailure) { $0.header(session, frame, name: name, value: value) }
+}
+
+private func onHeaderBuffers(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: OpaquePointer?, _ value: OpaquePointer?,
+    _ flags: UInt8, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let session, let frame, let name, let value else { return NGHTTP2.callbackFailure }
     return withEngine(userData, orElse: NGHTTP2.callbackFailure) { $0.header(session, frame, name: name, value: value) }
 }
 

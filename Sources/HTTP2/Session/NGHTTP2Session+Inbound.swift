@@ -30,6 +30,7 @@ extension NGHTTP2Session {
     }
 
     func beginHeaders(_ session: OpaquePointer, _ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        fieldPosition = 0
         guard role == .server, frame.pointee.hd.type == NGHTTP2.frameHeaders,
             frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST
         else { return 0 }
@@ -44,7 +45,14 @@ extension NGHTTP2Session {
     }
 
     /// What `header` found about one field, for the work it does after the slot access ends.
-    enum FieldOutcome { case taken, malformedRequest, malformedResponse, tooLarge }
+    /// `dropped`: taken, and a field the filter dropped that `droppedFields` may remember: a
+    /// regular one the response checks accepted by its bytes alone, `:status` (its value given),
+    /// or a content-length (`DroppedResponseFields.contentLength`).
+    enum FieldOutcome {
+        case taken
+        case dropped(status: Int)
+        case malformedRequest, malformedResponse, tooLarge
+    }
 
     func header(
         _ session: OpaquePointer, _ frame: UnsafePointer<nghttp2_frame>,
@@ -65,8 +73,67 @@ extension NGHTTP2Session {
         } else {
             outcome = slots.withSlot(index) { slot in take(name: name, value: value, category: category, into: &slot) }
         }
+        return finish(outcome, session, index, streamID)
+    }
+
+    /// `header` for a client session that remembers dropped fields (nghttp2 hands it the fields'
+    /// buffers): a field remembered is only counted against the header list limit.
+    func header(
+        _ session: OpaquePointer, _ frame: UnsafePointer<nghttp2_frame>, name: OpaquePointer, value: OpaquePointer
+    ) -> Int32 {
+        let streamID = frame.pointee.hd.stream_id
+        guard let index = slot(session, streamID) else { return 0 }
+        let position = fieldPosition
+        fieldPosition = position + 1
+        if let remembered = droppedFields.field(at: position, name: name, value: value) {
+            let laterBlock = frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS
+            let outcome: FieldOutcome = slots.withSlot(index) { slot in
+                var listSize = slot.headerListSize + remembered.listSize
+                switch remembered.status {
+                case 0:
+                    slot.responseCheck.repeatedField()
+                case DroppedResponseFields.contentLength:
+                    let bytes = nghttp2_rcbuf_get_buf(value)
+                    let value = UnsafeBufferPointer(start: bytes.base, count: bytes.base == nil ? 0 : bytes.len)
+                    switch slot.responseCheck.repeatedContentLength(value) {
+                    case .keep: listSize += value.count
+                    case .drop: return .taken
+                    case .malformed: return .malformedResponse
+                    }
+                default:
+                    if case .malformed = slot.responseCheck.repeatedStatus(remembered.status, laterBlock: laterBlock) {
+                        return .malformedResponse
+                    }
+                }
+                guard listSize <= configuration.maxHeaderListSize else { return .tooLarge }
+                slot.headerListSize = listSize
+                if remembered.status > 0 { Self.noteStatus(remembered.status, in: &slot) }
+                return .taken
+            }
+            return finish(outcome, session, index, streamID)
+        }
+        let nameBytes = nghttp2_rcbuf_get_buf(name)
+        let valueBytes = nghttp2_rcbuf_get_buf(value)
+        let nameBuffer = UnsafeBufferPointer(start: nameBytes.base, count: nameBytes.base == nil ? 0 : nameBytes.len)
+        let valueBuffer = UnsafeBufferPointer(
+            start: valueBytes.base, count: valueBytes.base == nil ? 0 : valueBytes.len)
+        let category = frame.pointee.headers.cat
+        let outcome = slots.withSlot(index) { slot in
+            take(name: nameBuffer, value: valueBuffer, category: category, into: &slot)
+        }
+        if case .dropped(let status) = outcome {
+            let valueSize = status == DroppedResponseFields.contentLength ? 0 : valueBuffer.count
+            droppedFields.remember(
+                at: position, name: name, value: value, listSize: nameBuffer.count + valueSize + 32, status: status)
+        }
+        return finish(outcome, session, index, streamID)
+    }
+
+    /// What nghttp2 hears about a field `take` looked at.
+    @inline(__always)
+    private func finish(_ outcome: FieldOutcome, _ session: OpaquePointer, _ index: Int32, _ streamID: Int32) -> Int32 {
         switch outcome {
-        case .taken:
+        case .taken, .dropped:
             return 0
         case .malformedRequest:
             rejectRequest(session, index)
@@ -107,19 +174,42 @@ extension NGHTTP2Session {
         slot.headerListSize = listSize
         if role == .client {
             // Only a 7-byte name can be `:status`: fields of other lengths skip the call.
-            if name.count == 7, let status = Self.status(name: name, value: value) {
-                if (100..<200).contains(slot.status) {
-                    slot.headers.reset(keepingAtMost: .max)  // drop the interim response's fields
-                }
-                slot.status = status
+            var status = 0
+            if name.count == 7, let parsed = Self.status(name: name, value: value) {
+                Self.noteStatus(parsed, in: &slot)
+                status = parsed
             }
             if filtersResponseHeaders {
                 guard keptHeaderLengths & HTTP2HeaderNameSet.lengthBit(name.count) != 0, keptHeaders.contains(name)
-                else { return .taken }
+                else {
+                    guard remembersDroppedFields else { return .taken }
+                    if status != 0 { return .dropped(status: status) }
+                    return Self.rememberable(name).map { .dropped(status: $0) } ?? .taken
+                }
             }
         }
         slot.headers.append(name: name, value: value)
         return .taken
+    }
+
+    /// Client: a response's `:status` (a final one replaces an interim one, and its fields).
+    @inline(__always)
+    private static func noteStatus(_ status: Int, in slot: inout StreamSlot) {
+        if (100..<200).contains(slot.status) {
+            slot.headers.reset(keepingAtMost: .max)  // drop the interim response's fields
+        }
+        slot.status = status
+    }
+
+    /// How `DroppedResponseFields` remembers a regular field the checks accepted: 0, as one whose
+    /// name means nothing to them; `DroppedResponseFields.contentLength`; nil, not at all.
+    private static func rememberable(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = name.first, first != UInt8(ascii: ":") else { return nil }
+        switch RequestFieldCheck.specialField(name) {
+        case .none: return 0
+        case .contentLength: return DroppedResponseFields.contentLength
+        case .host, .te, .connectionSpecific: return nil
+        }
     }
 
     /// The value of a `:status` field as a number (nghttp2 has checked it is three digits).

@@ -68,6 +68,13 @@ final class NGHTTP2Session {
     /// The set itself, not optional: a `let` the callback borrows (unwrapping the configuration's
     /// optional copied it, two retains and releases per lookup).
     let keptHeaders: HTTP2HeaderNameSet
+    /// Client, checking responses itself and filtering them: fields dropped before, known again by
+    /// their buffers (`DroppedResponseFields`; nghttp2 then hands fields over as buffers).
+    let remembersDroppedFields: Bool
+    @exclusivity(unchecked) var droppedFields = DroppedResponseFields()
+    /// The position in its header block of the next field nghttp2 hands over (reset as each
+    /// HEADERS frame begins), where `droppedFields` looks for it.
+    @exclusivity(unchecked) var fieldPosition = 0
     /// Output drained during `receive`, handed out first by the next `produceOutput`.
     @exclusivity(unchecked) private var staged: [UInt8] = []
     /// The connection has failed (protocol error, fatal nghttp2 error); `receive` throws it.
@@ -123,6 +130,7 @@ final class NGHTTP2Session {
         filtersResponseHeaders = role == .client && configuration.keptResponseHeaders != nil
         keptHeaderLengths = configuration.keptResponseHeaders?.lengthMask ?? 0
         keptHeaders = configuration.keptResponseHeaders ?? HTTP2HeaderNameSet([])
+        remembersDroppedFields = checksResponses && filtersResponseHeaders
         if role == .client, let names = configuration.plainNamesIndexedOnce?.names {
             plainNamesToIndex = names.map { Array($0.utf8) }.filter { $0.first != UInt8(ascii: ":") }
         }
@@ -131,7 +139,8 @@ final class NGHTTP2Session {
             statusScratch[offset] = byte
         }
         try Self.validate(configuration)
-        guard let callbacks = NGHTTP2Callbacks.shared else {
+        guard let callbacks = remembersDroppedFields ? NGHTTP2Callbacks.withFieldBuffers : NGHTTP2Callbacks.shared
+        else {
             throw HTTP2Error.library("nghttp2_session_callbacks_new", Int(NGHTTP2_ERR_NOMEM.rawValue))
         }
         var option: OpaquePointer?
@@ -161,6 +170,7 @@ final class NGHTTP2Session {
         if let session {
             nghttp2_session_del(session)
         }
+        droppedFields.removeAll()  // while `allocator`, which frees the buffers, is alive
         fieldScratch.deallocate()
         statusScratch.deallocate()
         plainLiterals.deallocate()
@@ -313,6 +323,7 @@ final class NGHTTP2Session {
         }
         nghttp2_session_del(session)
         self.session = nil
+        droppedFields.removeAll()
         staged = []
     }
 

@@ -76,6 +76,28 @@ struct ResponseFieldCheck {
         return .keep
     }
 
+    /// Takes a regular field that `field` has accepted before with the same name and value, one
+    /// that means nothing to these checks (not content-length, te or a connection-specific field):
+    /// only that a regular field came is noted.
+    mutating func repeatedField() {
+        pseudoDisallowed = true
+    }
+
+    /// Takes a `:status` field that `statusField` has accepted before with the same value: only
+    /// its place is checked (once, first, not in trailers).
+    mutating func repeatedStatus(_ value: Int, laterBlock: Bool) -> Verdict {
+        guard !isTrailer(laterBlock: laterBlock), !pseudoDisallowed, status == -1 else { return .malformed }
+        status = value
+        return .keep
+    }
+
+    /// Takes a content-length whose name `field` has accepted before: its value is checked as
+    /// `field` would.
+    mutating func repeatedContentLength(_ value: UnsafeBufferPointer<UInt8>) -> Verdict {
+        guard RequestFieldCheck.isFieldValue(value) else { return .malformed }
+        return contentLengthField(value)
+    }
+
     /// A pseudo-header: only `:status`, once, first, three digits, not 101.
     private mutating func statusField(
         _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, trailer: Bool
