@@ -15,12 +15,9 @@ struct SQLiteGatewayMigrationTests {
     let version1 = "123e4567-e89b-12d3-a456-426655440000"
 
     @Test func aVersion1DatabaseMigratesAndReadsBackItsDeliveries() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "herald-migration-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/" + SQLiteGatewayStore.fileName
+        let scratch = try ScratchDirectory("herald-migration")
+        defer { scratch.remove() }
+        let path = scratch.storePath
         do {
             let old = try SQLiteDatabase(path: path)
             try old.migrate(Array(SQLiteGatewayStore.migrations.prefix(1)))
@@ -66,12 +63,9 @@ struct SQLiteGatewayMigrationTests {
     }
 
     @Test func aVersion3DatabaseInTheMiddleOfAFanOutFinishesItAfterMigration4() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "herald-migration-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/" + SQLiteGatewayStore.fileName
+        let scratch = try ScratchDirectory("herald-migration")
+        defer { scratch.remove() }
+        let path = scratch.storePath
         do {
             // Three tagged devices; the notification's first one expanded into a row claimed by "old".
             let old = try SQLiteDatabase(path: path)

@@ -28,12 +28,9 @@ struct SQLiteGatewayStoreTests {
     }
 
     private func plan(_ sql: String, _ values: [SQLiteValue]) throws -> [String] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "herald-plan-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/" + SQLiteGatewayStore.fileName
+        let scratch = try ScratchDirectory("herald-plan")
+        defer { scratch.remove() }
+        let path = scratch.storePath
         _ = try SQLiteGatewayStore(path: path)
         let database = try SQLiteDatabase(path: path)
         return try database.query("EXPLAIN QUERY PLAN " + sql, values) { $0.string(3) ?? "" }

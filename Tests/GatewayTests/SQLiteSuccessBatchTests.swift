@@ -186,12 +186,9 @@ struct SQLiteSuccessBatchTests {
     }
 
     @Test func aVersion4DatabaseKeepsItsSuccessRowsAndListsNewBatchesAfterThem() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "herald-migration-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/" + SQLiteGatewayStore.fileName
+        let scratch = try ScratchDirectory("herald-migration")
+        defer { scratch.remove() }
+        let path = scratch.storePath
         let old = try token(1).hex
         do {
             // A notification sent by Herald with migration 4: a success row per delivery.

@@ -79,15 +79,7 @@ struct DroppedResponseFieldsTests {
         let recorder = ClientRecorder()
         client.delegate = recorder
         var output: [UInt8] = []
-        func feed(_ bytes: [UInt8]) -> Bool {
-            var failed = false
-            bytes.withUnsafeBytes { raw in
-                do throws(HTTP2Error) { try client.receive(raw) } catch { failed = true }
-            }
-            output.removeAll(keepingCapacity: true)
-            client.produceOutput(into: &output)
-            return !failed
-        }
+        func feed(_ bytes: [UInt8]) -> Bool { feedClient(client, bytes, output: &output) }
         guard feed(Wire.frame(type: 4, flags: 0, stream: 0, [])) else { return ([], 0) }
         var table = Table()
         var outcomes: [ResponseFieldCheckTests.Outcome] = []

@@ -106,15 +106,7 @@ struct ResponseFieldCheckTests {
         let recorder = ClientRecorder()
         client.delegate = recorder
         var output: [UInt8] = []
-        func feed(_ bytes: [UInt8]) -> Bool {
-            var failed = false
-            bytes.withUnsafeBytes { raw in
-                do throws(HTTP2Error) { try client.receive(raw) } catch { failed = true }
-            }
-            output.removeAll(keepingCapacity: true)
-            client.produceOutput(into: &output)
-            return !failed
-        }
+        func feed(_ bytes: [UInt8]) -> Bool { feedClient(client, bytes, output: &output) }
         // The server's preface: an empty SETTINGS frame.
         guard feed(RequestFieldCheckTests.frame(type: 4, flags: 0, stream: 0, [])) else {
             return cases.map { _ in .connectionError }

@@ -175,3 +175,15 @@ func patternBody(count: Int, seed: UInt64) -> [UInt8] {
     var random = SeededRandom(seed: seed)
     return (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
 }
+
+/// Hands `bytes` to a client session as its connection would, then drains what the session has to
+/// send into `output` (replacing what was there). False when the session refused the input.
+func feedClient(_ client: HTTP2ClientSession, _ bytes: [UInt8], output: inout [UInt8]) -> Bool {
+    var failed = false
+    bytes.withUnsafeBytes { raw in
+        do throws(HTTP2Error) { try client.receive(raw) } catch { failed = true }
+    }
+    output.removeAll(keepingCapacity: true)
+    client.produceOutput(into: &output)
+    return !failed
+}
