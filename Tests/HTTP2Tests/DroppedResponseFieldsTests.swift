@@ -98,14 +98,7 @@ struct DroppedResponseFieldsTests {
                 outcomes.append(.connectionError)
                 break
             }
-            if let received = recorder.responses[token] {
-                let fields = received.headers.map { $0.name + [UInt8(ascii: ":")] + $0.value }
-                outcomes.append(.delivered(status: received.status, fields: fields, body: received.body))
-            } else if let failure = recorder.failures[token] {
-                outcomes.append(.failed(failure))
-            } else {
-                outcomes.append(.nothing)
-            }
+            outcomes.append(ResponseFieldCheckTests.outcome(of: token, in: recorder))
         }
         #expect(recorder.reportedTwice.isEmpty)
         return (outcomes, client.engine.droppedFields.rememberedCount)

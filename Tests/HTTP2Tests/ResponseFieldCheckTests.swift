@@ -121,17 +121,20 @@ struct ResponseFieldCheckTests {
                 outcomes += Array(repeating: .connectionError, count: cases.count - outcomes.count)
                 break
             }
-            if let received = recorder.responses[token] {
-                let fields = received.headers.map { $0.name + [UInt8(ascii: ":")] + $0.value }
-                outcomes.append(.delivered(status: received.status, fields: fields, body: received.body))
-            } else if let failure = recorder.failures[token] {
-                outcomes.append(.failed(failure))
-            } else {
-                outcomes.append(.nothing)
-            }
+            outcomes.append(outcome(of: token, in: recorder))
         }
         #expect(recorder.reportedTwice.isEmpty)
         return outcomes
+    }
+
+    /// What the session reported for the request of `token`.
+    static func outcome(of token: UInt64, in recorder: ClientRecorder) -> Outcome {
+        if let received = recorder.responses[token] {
+            let fields = received.headers.map { $0.name + [UInt8(ascii: ":")] + $0.value }
+            return .delivered(status: received.status, fields: fields, body: received.body)
+        }
+        if let failure = recorder.failures[token] { return .failed(failure) }
+        return .nothing
     }
 
     /// Runs `cases` through both kinds of session; returns nghttp2's outcomes.
