@@ -7,37 +7,28 @@ import Synchronization
 
 /// SIGINT or SIGTERM (Ctrl-C, `kill`), so a long-running command can stop cleanly.
 ///
-/// `listen()` takes the signals over at once, on the caller's thread: a command calls it before it
-/// says where it listens, so a supervisor that stops it on reading the address gets a clean stop.
-/// (Taking them over inside the task that waits left a window: the task could start after the
-/// address was printed, and a signal in between ended the process by its default action.) A signal
-/// that comes before `wait()` is kept, and `wait()` then returns at once.
+/// `listen()` takes the signals over on the caller's thread and returns once they are heard: a command
+/// calls it before it says where it listens, so a supervisor that stops it on reading the address gets
+/// a clean stop. (Taking them over inside the task that waits left a window: the task could start after
+/// the address was printed, and a signal in between ended the process by its default action. Returning
+/// before the dispatch sources were registered left another: the signal was discarded, see
+/// `SignalSources`.) A signal that comes before `wait()` is kept, and `wait()` then returns at once.
 enum Termination {
     private struct State {
-        var listening = false
         var signalled = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private static let state = Mutex(State())
 
-    /// Keeps the signal sources alive for the life of the process (written once, under the lock).
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    /// Set up once: a second caller waits until the first one's sources are registered.
+    private static let listening: Void = SignalSources.listen(
+        to: [SIGINT, SIGTERM], on: DispatchQueue(label: "herald.signals")
+    ) { _ in signalled() }
 
     /// Takes SIGINT and SIGTERM over from their default action; later calls do nothing.
     static func listen() {
-        state.withLock { state in
-            guard !state.listening else { return }
-            state.listening = true
-            let queue = DispatchQueue(label: "herald.signals")
-            for signalNumber in [SIGINT, SIGTERM] {
-                signal(signalNumber, SIG_IGN)  // a dispatch source hears a signal only when it is ignored
-                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-                source.setEventHandler { signalled() }
-                source.resume()
-                sources.append(source)
-            }
-        }
+        _ = listening
     }
 
     /// Returns once SIGINT or SIGTERM has come since `listen()` (which it calls, if nobody did).
