@@ -19,6 +19,13 @@ enum FuzzTargets {
         "delivery-row": DeliveryRowTarget.run,
         "http1-request": HTTP1RequestTarget.run,
         "gateway-body": GatewayBodyTarget.run,
+        "success-batch": SuccessBatchTarget.run,
+    ]
+
+    /// The targets whose seeds only Swift can make: `HeraldFuzz write-seeds TARGET DIR` writes them.
+    static let seeds: [String: @Sendable () -> [String: [UInt8]]] = [
+        "delivery-row": DeliveryRowTarget.seeds,
+        "success-batch": SuccessBatchTarget.seeds,
     ]
 
     /// Set once by main before libFuzzer starts, read by its callback on the same thread.

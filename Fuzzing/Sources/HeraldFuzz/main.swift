@@ -7,9 +7,9 @@ import FuzzDriver
 #endif
 
 let arguments = CommandLine.arguments
-// `HeraldFuzz write-seeds delivery-row DIR`: the seeds only Swift can make (scripts/fuzz runs it).
-if arguments.count == 4, arguments[1] == "write-seeds", arguments[2] == "delivery-row" {
-    for (name, bytes) in DeliveryRowTarget.seeds() {
+// `HeraldFuzz write-seeds TARGET DIR`: the seeds only Swift can make (scripts/fuzz runs it).
+if arguments.count == 4, arguments[1] == "write-seeds", let seeds = FuzzTargets.seeds[arguments[2]] {
+    for (name, bytes) in seeds() {
         let path = arguments[3] + "/" + name
         guard let file = fopen(path, "wb"), fwrite(bytes, 1, bytes.count, file) == bytes.count, fclose(file) == 0 else {
             FileHandleOutput.standardError("cannot write \(path)\n")

@@ -72,7 +72,10 @@ struct SQLiteSuccessBatch: Sendable {
         return true
     }
 
-    /// The members, in order; nil when the blob does not parse.
+    /// The members, in order; nil when the blob does not parse. The encoder's output is the only
+    /// blob that parses (a flag it never sets, text that is not UTF-8, more members than a batch
+    /// holds are refused), so a corrupt row is an error rather than members that differ from the
+    /// ones recorded: a member past the batch limit would take a listing key of the next seq.
     func members() -> [Member]? {
         var members: [Member] = []
         var index = 0
@@ -86,17 +89,20 @@ struct SQLiteSuccessBatch: Sendable {
             return Int(two[two.startIndex]) | Int(two[two.startIndex + 1]) << 8
         }
         while index < bytes.count {
-            guard let apnsID = take(16), let flags = take(1)?.first, let recipientLength = length(),
-                let recipient = take(recipientLength)
+            guard members.count < StoreLimits.maximumBatch, let apnsID = take(16), let flags = take(1)?.first,
+                flags & ~3 == 0, let recipientLength = length(), let recipientBytes = take(recipientLength),
+                let recipient = String(validating: recipientBytes, as: UTF8.self)
             else { return nil }
             var uniqueID: String?
             if flags & 2 != 0 {
-                guard let uniqueLength = length(), let unique = take(uniqueLength) else { return nil }
-                uniqueID = String(decoding: unique, as: UTF8.self)
+                guard let uniqueLength = length(), let unique = take(uniqueLength),
+                    let text = String(validating: unique, as: UTF8.self)
+                else { return nil }
+                uniqueID = text
             }
             members.append(
                 Member(
-                    apnsID: Array(apnsID), recipient: String(decoding: recipient, as: UTF8.self),
+                    apnsID: Array(apnsID), recipient: recipient,
                     environment: flags & 1 != 0 ? .production : .sandbox, apnsUniqueID: uniqueID))
         }
         return members
